@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# blkload top-level Makefile.
+#
+#   make                 module + CLI
+#   make module          blkload.ko against KDIR (W=1 C=1 are passed to Kbuild)
+#   make userspace       the blkload CLI
+#   make install         module into /lib/modules/$(KVER)/extra (+ depmod), CLI into $(SBINDIR)
+#   make deps            install every Debian package build, tests and demo need
+#   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
+#   make generate        regenerate the uAPI header and policy from the netlink spec
+#   make vm              a shell in the test guest (scripts/vm)
+#
+# Kbuild reads the file named Kbuild, so this Makefile is only the user's entry point.
+
+# Default kernel tree: the running kernel's, else the newest one installed.
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword $(sort $(wildcard /lib/modules/*/build))))
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+DESTDIR ?=
+SBINDIR ?= /usr/local/sbin
+BUILD ?= $(CURDIR)/build
+
+SPEC := Documentation/netlink/specs/blkload.yaml
+GEN := include/uapi/linux/blkload.h module/nl_gen.c module/nl_gen.h
+KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
+
+export KDIR KVER BUILD
+
+.PHONY: all module userspace clean install deps check generate check-generated \
+	checkpatch sparse unit selftests vm kcompat
+
+all: module userspace
+
+kdir-check:
+	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "blkload: no kernel build tree (KDIR='$(KDIR)'); run 'make deps' or set KDIR=" >&2; \
+		exit 1; fi
+
+kcompat: kdir-check
+	@scripts/kcompat.sh $(KDIR) $(KCOMPAT_DIR)
+
+module: kcompat
+	$(MAKE) -C $(KDIR) M=$(CURDIR) BLKLOAD_KCOMPAT_DIR=$(KCOMPAT_DIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+generate:
+	python3 scripts/nlgen.py uapi $(SPEC) > include/uapi/linux/blkload.h
+	python3 scripts/nlgen.py policy $(SPEC) > module/nl_gen.c
+	python3 scripts/nlgen.py policy-h $(SPEC) > module/nl_gen.h
+
+check-generated:
+	python3 scripts/nlgen.py check $(SPEC) $(GEN)
+
+install: all
+	install -D -m 0644 module/blkload.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
+	install -D -m 0755 userspace/blkload $(DESTDIR)$(SBINDIR)/blkload
+
+clean:
+	-[ -f "$(KDIR)/Makefile" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace clean
+	rm -rf .kcompat $(BUILD)
+
+deps:
+	scripts/install-deps.sh
+
+unit:
+	$(MAKE) -C userspace unit
+
+checkpatch:
+	scripts/lint.sh checkpatch
+
+sparse: kcompat
+	scripts/lint.sh sparse
+
+selftests: all
+	$(MAKE) -C selftests
+
+vm: all
+	scripts/vm
+
+check:
+	scripts/check.sh

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkload: block-device load generator.
+ *
+ * Module parameters, init and exit.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+
+#include "blkload.h"
+#include "compat.h"
+
+unsigned int blkload_max_iodepth = 1024;
+unsigned int blkload_max_jobs = 1024;
+unsigned long blkload_mem_budget_mb = 1024;
+
+static int blkload_param_set_iodepth(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, BLKLOAD_IODEPTH_LIMIT);
+}
+
+static int blkload_param_set_jobs(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, BLKLOAD_JOBS_LIMIT);
+}
+
+static const struct kernel_param_ops blkload_iodepth_ops = {
+	.set	= blkload_param_set_iodepth,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops blkload_jobs_ops = {
+	.set	= blkload_param_set_jobs,
+	.get	= param_get_uint,
+};
+
+module_param_cb(max_iodepth, &blkload_iodepth_ops, &blkload_max_iodepth, 0644);
+MODULE_PARM_DESC(max_iodepth, "Largest iodepth per CPU queue (1-65536). Default: 1024");
+module_param_cb(max_jobs, &blkload_jobs_ops, &blkload_max_jobs, 0644);
+MODULE_PARM_DESC(max_jobs, "Largest number of jobs at once (1-4096). Default: 1024");
+module_param_named(mem_budget_mb, blkload_mem_budget_mb, ulong, 0644);
+MODULE_PARM_DESC(mem_budget_mb, "MiB of data pages all jobs together may pin. Default: 1024");
+
+u64 blkload_mem_budget(void)
+{
+	return (u64)READ_ONCE(blkload_mem_budget_mb) << 20;
+}
+
+u64 blkload_mem_used(void)
+{
+	return 0;
+}
+
+unsigned int blkload_nr_jobs(void)
+{
+	return 0;
+}
+
+static int __init blkload_init(void)
+{
+	int ret;
+
+	ret = blkload_nl_init();
+	if (ret) {
+		pr_err("cannot register the generic netlink family (%d)\n", ret);
+		return ret;
+	}
+	pr_info("version %s loaded\n", BLKLOAD_VERSION);
+	return 0;
+}
+
+static void __exit blkload_exit(void)
+{
+	blkload_nl_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(blkload_init);
+module_exit(blkload_exit);
+
+MODULE_AUTHOR("The blkload developers");
+MODULE_DESCRIPTION("Block-device load generator with per-CPU bio queues");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(BLKLOAD_VERSION);
+MODULE_ALIAS_GENL_FAMILY(BLKLOAD_FAMILY_NAME);

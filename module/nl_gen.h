@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/blkload.yaml */
+/* YNL-GEN kernel header (scripts/nlgen.py) */
+
+#ifndef _BLKLOAD_NL_GEN_H
+#define _BLKLOAD_NL_GEN_H
+
+#include <net/netlink.h>
+
+#include <uapi/linux/blkload.h>
+
+extern const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1];
+
+#endif /* _BLKLOAD_NL_GEN_H */
