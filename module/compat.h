@@ -16,7 +16,7 @@
 #include "kcompat.h"
 
 #ifndef HAVE_BLK_OPF_T
-typedef unsigned int blk_opf_t;
+#define blk_opf_t unsigned int
 #endif
 
 #ifndef HAVE_GENL_REQ_ATTR_CHECK

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh checkpatch|sparse|w1|kernel-doc
+#
+# The kernel's own tools on the kernel side of blkload; each prints its
+# findings and exits non-zero on any.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+ksrc=$("$top/scripts/ksrc.sh")
+kdir=${KDIR:-$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)}
+kver=$(cat "$kdir/include/config/kernel.release")
+kfiles=(module/*.c module/*.h include/uapi/linux/blkload.h)
+kfiles=("${kfiles[@]/module\/blkload.mod.c/}")
+
+case ${1:?usage: lint.sh checkpatch|sparse|w1|kernel-doc} in
+checkpatch)
+	out=$(perl "$ksrc/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+		--ignore FILE_PATH_CHANGES -f ${kfiles[@]} | grep -v '^total:' || true)
+	if [[ -n $out ]]; then
+		echo "$out"
+		exit 1
+	fi
+	echo "checkpatch --strict: ${#kfiles[@]} files clean"
+	;;
+sparse|w1)
+	command -v sparse >/dev/null || { echo "sparse missing; run 'make deps'" >&2; exit 1; }
+	"$top/scripts/kcompat.sh" "$kdir" "$top/.kcompat/$kver"
+	flags=(W=1)
+	[[ $1 == sparse ]] && flags+=(C=2 CHECK=sparse)
+	log=$(make -C "$kdir" M="$top" BLKLOAD_KCOMPAT_DIR="$top/.kcompat/$kver" "${flags[@]}" modules 2>&1)
+	warn=$(grep -E 'warning:|error:' <<<"$log" || true)
+	if [[ -n $warn ]]; then
+		echo "$warn"
+		exit 1
+	fi
+	echo "$1: module builds without warnings against $kver"
+	;;
+kernel-doc)
+	out=$(perl "$ksrc/scripts/kernel-doc" -none -Wall module/*.c 2>&1 || true)
+	if [[ -n $out ]]; then
+		echo "$out"
+		exit 1
+	fi
+	echo "kernel-doc: clean"
+	;;
+*) echo "lint.sh: unknown check $1" >&2; exit 2 ;;
+esac

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkload: command-line interface to the blkload kernel module.
+ *
+ * Usage text is generated from the command table.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/blkload.h>
+
+#include "blkload.h"
+#include "util.h"
+
+static int cmd_help(struct ctx *ctx, int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "info", "", "module version, ABI version, kernel release and limits", cmd_info },
+	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: blkload [OPTIONS] COMMAND [ARGS]\n"
+		"\n"
+		"Generate block-device load from the blkload kernel module.\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json                    JSON output (same as --output-format=json)\n"
+		"  -p, --pretty                  indent JSON output\n"
+		"      --output-format=FORMAT    normal or json\n"
+		"  -V, --version                 print the CLI version and exit\n"
+		"  -h, --help                    this text\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		char *head = xasprintf("%s %s", cmds[i].name, cmds[i].args);
+
+		fprintf(f, "  %-28s  %s\n", head, cmds[i].help);
+		free(head);
+	}
+	fprintf(f, "\n'blkload COMMAND --help' describes a command's options.\n");
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+static int cmd_help(struct ctx *ctx, int argc, char **argv)
+{
+	const struct cmd *c;
+	char *sub[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = find_cmd(argv[1]);
+	if (!c || c->fn == cmd_help) {
+		if (!c)
+			fprintf(stderr, "blkload: unknown command '%s'\n", argv[1]);
+		usage(c ? stdout : stderr);
+		return c ? 0 : 2;
+	}
+	sub[0] = argv[1];
+	return c->fn(ctx, 2, sub);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "output-format", required_argument, NULL, 'O' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctx ctx = { 0 };
+	const struct cmd *c;
+	int opt;
+
+	/* "+": options after the command belong to the command. */
+	while ((opt = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			ctx.json = true;
+			break;
+		case 'p':
+			ctx.pretty = true;
+			break;
+		case 'O':
+			if (!strcmp(optarg, "json")) {
+				ctx.json = true;
+			} else if (!strcmp(optarg, "normal")) {
+				ctx.json = false;
+			} else {
+				fprintf(stderr, "blkload: unknown output format '%s' (normal, json)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'V':
+			printf("blkload %s (netlink ABI %d)\n", BLKLOAD_CLI_VERSION,
+			       BLKLOAD_ABI_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	c = find_cmd(argv[optind]);
+	if (!c) {
+		fprintf(stderr, "blkload: unknown command '%s'; try 'blkload --help'\n",
+			argv[optind]);
+		return 2;
+	}
+	return c->fn(&ctx, argc - optind, argv + optind);
+}

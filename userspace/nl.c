@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+
+#include "nl.h"
+#include "util.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+int bl_nl_open(struct bl_nl *nl)
+{
+	int one = 1, ret;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk) {
+		fputs("blkload: cannot allocate a netlink socket\n", stderr);
+		return -1;
+	}
+	ret = genl_connect(nl->sk);
+	if (ret < 0) {
+		fprintf(stderr, "blkload: cannot connect to generic netlink: %s\n", nl_geterror(ret));
+		goto err_free;
+	}
+	/* Ask for the kernel's reasons and do not echo our request back. */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+
+	nl->family = genl_ctrl_resolve(nl->sk, BLKLOAD_FAMILY_NAME);
+	if (nl->family < 0) {
+		if (nl->family == -NLE_OBJ_NOTFOUND)
+			fprintf(stderr,
+				"blkload: generic netlink family '%s' not found: is the module loaded? try: modprobe blkload\n",
+				BLKLOAD_FAMILY_NAME);
+		else
+			fprintf(stderr, "blkload: cannot resolve generic netlink family '%s': %s\n",
+				BLKLOAD_FAMILY_NAME, nl_geterror(nl->family));
+		goto err_free;
+	}
+	return 0;
+
+err_free:
+	nl_socket_free(nl->sk);
+	nl->sk = NULL;
+	return -1;
+}
+
+void bl_nl_close(struct bl_nl *nl)
+{
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	nl->sk = NULL;
+	free(nl->extack);
+	nl->extack = NULL;
+}
+
+struct nl_msg *bl_nl_msg(struct bl_nl *nl, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags, cmd,
+			 BLKLOAD_FAMILY_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+struct talk {
+	struct bl_nl *nl;
+	bl_nl_parse_fn parse;
+	void *arg;
+	int done;
+	int cb_ret;
+};
+
+/* The extended ACK: TLVs after the error header (and the capped request). */
+static void parse_extack(struct bl_nl *nl, struct nlmsghdr *nlh)
+{
+	struct nlmsgerr *err = nlmsg_data(nlh);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t off = sizeof(*err);
+	struct nlattr *attrs;
+	int len;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	len = (int)nlmsg_datalen(nlh) - (int)off;
+	if (len <= 0)
+		return;
+	attrs = (struct nlattr *)((char *)err + off);
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, attrs, len, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG]) {
+		const char *m = nla_get_str_checked(tb[NLMSGERR_ATTR_MSG]);
+
+		if (m) {
+			free(nl->extack);
+			nl->extack = xstrdup(m);
+		}
+	}
+	if (tb[NLMSGERR_ATTR_MISS_TYPE]) {
+		uint32_t t;
+
+		if (nla_get_u32_checked(tb[NLMSGERR_ATTR_MISS_TYPE], &t))
+			nl->extack_missing = (int)t;
+	}
+}
+
+static int talk_err(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
+{
+	struct talk *t = arg;
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+
+	(void)nla;
+	t->nl->error = err->error;
+	parse_extack(t->nl, nlh);
+	t->done = 1;
+	return NL_STOP;
+}
+
+static int talk_finish(struct nl_msg *msg, void *arg)
+{
+	struct talk *t = arg;
+
+	(void)msg;
+	t->done = 1;
+	return NL_STOP;
+}
+
+static int talk_ack(struct nl_msg *msg, void *arg)
+{
+	struct talk *t = arg;
+
+	(void)msg;
+	t->done = 1;
+	return NL_STOP;
+}
+
+static int talk_valid(struct nl_msg *msg, void *arg)
+{
+	struct talk *t = arg;
+	struct nlattr *tb[BLKLOAD_A_MAX + 1];
+	int ret;
+
+	ret = genlmsg_parse(nlmsg_hdr(msg), 0, tb, BLKLOAD_A_MAX, NULL);
+	if (ret < 0) {
+		fprintf(stderr, "blkload: malformed reply from the kernel: %s\n", nl_geterror(ret));
+		t->cb_ret = -EPROTO;
+		return NL_STOP;
+	}
+	if (t->parse) {
+		ret = t->parse(tb, t->arg);
+		if (ret) {
+			t->cb_ret = ret;
+			return NL_STOP;
+		}
+	}
+	return NL_OK;
+}
+
+int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void *arg)
+{
+	struct talk t = { .nl = nl, .parse = parse, .arg = arg };
+	struct nl_cb *cb;
+	int ret;
+
+	free(nl->extack);
+	nl->extack = NULL;
+	nl->extack_missing = 0;
+	nl->error = 0;
+
+	cb = nl_cb_alloc(NL_CB_CUSTOM);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	nl_cb_err(cb, NL_CB_CUSTOM, talk_err, &t);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, talk_finish, &t);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, talk_ack, &t);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, talk_valid, &t);
+
+	ret = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0) {
+		nl_cb_put(cb);
+		nl->error = -EIO;
+		fprintf(stderr, "blkload: cannot send to the kernel: %s\n", nl_geterror(ret));
+		return nl->error;
+	}
+	while (!t.done && !t.cb_ret) {
+		ret = nl_recvmsgs(nl->sk, cb);
+		if (ret < 0 && !t.done) {
+			/* libnl reports a kernel error it has already handed to talk_err. */
+			if (!nl->error)
+				nl->error = -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	if (t.cb_ret)
+		return t.cb_ret;
+	return nl->error;
+}
+
+void bl_nl_perror(const struct bl_nl *nl, const char *what)
+{
+	int e = nl->error < 0 ? -nl->error : nl->error;
+
+	if (nl->extack)
+		fprintf(stderr, "blkload: %s: %s (%s)\n", what, nl->extack, strerror(e));
+	else if (nl->extack_missing)
+		fprintf(stderr, "blkload: %s: missing attribute %d (%s)\n", what,
+			nl->extack_missing, strerror(e));
+	else if (e == EPERM)
+		fprintf(stderr, "blkload: %s: %s (CAP_SYS_ADMIN is required)\n", what, strerror(e));
+	else
+		fprintf(stderr, "blkload: %s: %s\n", what, strerror(e));
+}
+
+bool nla_get_u32_checked(const struct nlattr *a, uint32_t *v)
+{
+	if (!a || nla_len(a) < (int)sizeof(uint32_t))
+		return false;
+	*v = nla_get_u32((struct nlattr *)a);
+	return true;
+}
+
+bool nla_get_u64_checked(const struct nlattr *a, uint64_t *v)
+{
+	if (!a || nla_len(a) < (int)sizeof(uint64_t))
+		return false;
+	*v = nla_get_u64((struct nlattr *)a);
+	return true;
+}
+
+const char *nla_get_str_checked(const struct nlattr *a)
+{
+	const char *s;
+	int len;
+
+	if (!a)
+		return NULL;
+	len = nla_len(a);
+	s = nla_data(a);
+	if (len <= 0 || s[len - 1] != '\0')
+		return NULL;
+	return s;
+}

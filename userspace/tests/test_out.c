@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the text/JSON output layer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "out.h"
+
+/* Runs @fn against a memory stream and returns what it printed. */
+static char *capture(void (*fn)(struct out *o), bool json, bool pretty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct out *o = out_new(f, json, pretty);
+
+	fn(o);
+	out_free(o);
+	fclose(f);
+	return buf;
+}
+
+static void doc(struct out *o)
+{
+	out_str(o, "name", "name", "rbd\"0\"\n\\");
+	out_u64(o, "iops", "IOPS", 1234, NULL);
+	out_begin_object(o, "lat", "latency");
+	out_double(o, "mean", "mean", 1.5, 2, "us");
+	out_bool(o, "ok", "ok", true);
+	out_end_object(o);
+	out_begin_array(o, "devs", "devices");
+	out_begin_object(o, NULL, NULL);
+	out_s64(o, "n", "n", -3, NULL);
+	out_end_object(o);
+	out_u64(o, NULL, NULL, 7, NULL);
+	out_end_array(o);
+	out_bytes(o, "bs", "block size", 4096);
+	out_u64(o, "hidden", NULL, 1, NULL);
+}
+
+TEST(json_compact)
+{
+	char *s = capture(doc, true, false);
+
+	EXPECT_STREQ("{\"name\":\"rbd\\\"0\\\"\\n\\\\\",\"iops\":1234,"
+		     "\"lat\":{\"mean\":1.50,\"ok\":true},\"devs\":[{\"n\":-3},7],"
+		     "\"bs\":4096,\"hidden\":1}\n", s);
+	free(s);
+}
+
+TEST(json_pretty_balanced)
+{
+	char *s = capture(doc, true, true);
+	int depth = 0;
+
+	for (char *p = s; *p; p++) {
+		if (*p == '{' || *p == '[')
+			depth++;
+		if (*p == '}' || *p == ']')
+			depth--;
+		ASSERT_GE(depth, 0);
+	}
+	EXPECT_EQ(0, depth);
+	EXPECT_TRUE(strstr(s, "\n  \"iops\": 1234") != NULL);
+	free(s);
+}
+
+TEST(text)
+{
+	char *s = capture(doc, false, false);
+
+	EXPECT_TRUE(strstr(s, "IOPS:") != NULL);
+	EXPECT_TRUE(strstr(s, "1234\n") != NULL);
+	EXPECT_TRUE(strstr(s, "latency:\n") != NULL);
+	EXPECT_TRUE(strstr(s, "1.50 us\n") != NULL);
+	EXPECT_TRUE(strstr(s, "4.00 KiB (4096)\n") != NULL);
+	EXPECT_TRUE(strstr(s, "hidden") == NULL);
+	free(s);
+}
+
+TEST(json_control_chars)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	json_write_string(f, "a\x01\tb");
+	fclose(f);
+	EXPECT_STREQ("\"a\\u0001\\tb\"", buf);
+	free(buf);
+}
+
+TEST(bytes_format)
+{
+	char *s;
+
+	s = fmt_bytes(0);
+	EXPECT_STREQ("0 B", s);
+	free(s);
+	s = fmt_bytes(1536);
+	EXPECT_STREQ("1.50 KiB", s);
+	free(s);
+	s = fmt_bytes(1ULL << 30);
+	EXPECT_STREQ("1.00 GiB", s);
+	free(s);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for fio-style size, time and CPU-list parsing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+
+#include "parse.h"
+
+TEST(size_suffixes)
+{
+	uint64_t v = 0;
+
+	ASSERT_EQ(0, parse_size("4096", &v));
+	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("4k", &v));
+	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("4K", &v));
+	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("4KiB", &v));
+	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("1m", &v));
+	EXPECT_EQ(1048576, v);
+	ASSERT_EQ(0, parse_size("2G", &v));
+	EXPECT_EQ(2ULL << 30, v);
+	ASSERT_EQ(0, parse_size("512b", &v));
+	EXPECT_EQ(512, v);
+	ASSERT_EQ(0, parse_size("1t", &v));
+	EXPECT_EQ(1ULL << 40, v);
+}
+
+TEST(size_rejects)
+{
+	uint64_t v = 77;
+
+	EXPECT_EQ(-EINVAL, parse_size("", &v));
+	EXPECT_EQ(-EINVAL, parse_size("k", &v));
+	EXPECT_EQ(-EINVAL, parse_size("-4k", &v));
+	EXPECT_EQ(-EINVAL, parse_size("4x", &v));
+	EXPECT_EQ(-EINVAL, parse_size("4 k", &v));
+	EXPECT_EQ(-EINVAL, parse_size(NULL, &v));
+	EXPECT_EQ(-ERANGE, parse_size("99999999999999999999", &v));
+	EXPECT_EQ(-ERANGE, parse_size("16777216p", &v));
+	/* Failed parses leave the output alone. */
+	EXPECT_EQ(77, v);
+}
+
+TEST(time_units)
+{
+	uint64_t v = 0;
+
+	ASSERT_EQ(0, parse_time_ns("10", &v));
+	EXPECT_EQ(10000000000ULL, v);
+	ASSERT_EQ(0, parse_time_ns("10s", &v));
+	EXPECT_EQ(10000000000ULL, v);
+	ASSERT_EQ(0, parse_time_ns("250ms", &v));
+	EXPECT_EQ(250000000ULL, v);
+	ASSERT_EQ(0, parse_time_ns("7us", &v));
+	EXPECT_EQ(7000, v);
+	ASSERT_EQ(0, parse_time_ns("2m", &v));
+	EXPECT_EQ(120000000000ULL, v);
+	ASSERT_EQ(0, parse_time_ns("1h", &v));
+	EXPECT_EQ(3600000000000ULL, v);
+	EXPECT_EQ(-EINVAL, parse_time_ns("1y", &v));
+	EXPECT_EQ(-ERANGE, parse_time_ns("999999999999d", &v));
+}
+
+TEST(u32_range)
+{
+	uint32_t v = 5;
+
+	ASSERT_EQ(0, parse_u32_range("32", 1, 64, &v));
+	EXPECT_EQ(32, v);
+	ASSERT_EQ(0, parse_u32_range("0x10", 1, 64, &v));
+	EXPECT_EQ(16, v);
+	EXPECT_EQ(-ERANGE, parse_u32_range("0", 1, 64, &v));
+	EXPECT_EQ(-ERANGE, parse_u32_range("65", 1, 64, &v));
+	EXPECT_EQ(-EINVAL, parse_u32_range("3.5", 1, 64, &v));
+	EXPECT_EQ(-EINVAL, parse_u32_range("-1", 0, 64, &v));
+	EXPECT_EQ(16, v);
+}
+
+TEST(cpulist)
+{
+	struct cpuset s = { 0 };
+	char *f;
+
+	ASSERT_EQ(0, parse_cpulist("0-3,8,10-11", &s));
+	EXPECT_EQ(7, cpuset_count(&s));
+	EXPECT_TRUE(cpuset_test(&s, 0));
+	EXPECT_TRUE(cpuset_test(&s, 3));
+	EXPECT_FALSE(cpuset_test(&s, 4));
+	EXPECT_TRUE(cpuset_test(&s, 8));
+	EXPECT_FALSE(cpuset_test(&s, 9));
+	EXPECT_TRUE(cpuset_test(&s, 11));
+	EXPECT_FALSE(cpuset_test(&s, 1000));
+	EXPECT_EQ(12, cpuset_limit(&s));
+	f = cpuset_format(&s);
+	EXPECT_STREQ("0-3,8,10-11", f);
+	free(f);
+	cpuset_free(&s);
+}
+
+TEST(cpulist_large_and_bad)
+{
+	struct cpuset s = { 0 };
+	char *f;
+
+	ASSERT_EQ(0, parse_cpulist("200,63-65", &s));
+	EXPECT_EQ(4, cpuset_count(&s));
+	EXPECT_EQ(201, cpuset_limit(&s));
+	f = cpuset_format(&s);
+	EXPECT_STREQ("63-65,200", f);
+	free(f);
+	EXPECT_EQ(-EINVAL, parse_cpulist("", &s));
+	EXPECT_EQ(-EINVAL, parse_cpulist("3-1", &s));
+	EXPECT_EQ(-EINVAL, parse_cpulist("1,,2", &s));
+	EXPECT_EQ(-EINVAL, parse_cpulist("a", &s));
+	EXPECT_EQ(-EINVAL, parse_cpulist("1-", &s));
+	EXPECT_EQ(-ERANGE, parse_cpulist("99999999", &s));
+	/* The earlier set survives failed parses. */
+	EXPECT_EQ(4, cpuset_count(&s));
+	cpuset_free(&s);
+}
+
+TEST_HARNESS_MAIN
