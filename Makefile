@@ -82,4 +82,4 @@ vm: all
 	scripts/vm
 
 check:
-	scripts/check.sh
+	@scripts/check.sh

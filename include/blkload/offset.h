@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * blkload offset and operation generator, shared by the kernel module and
+ * every userspace engine: the same (seed, stream, workload) gives the same
+ * sequence of (operation, offset) pairs on both sides.
+ *
+ * A job is split into streams, one per CPU queue. Sequential streams walk
+ * disjoint sub-regions of the job's region in block-size steps and wrap
+ * within their own sub-region; random streams draw block-aligned offsets
+ * uniformly over the whole region. Reads and writes of a mixed workload are
+ * drawn from the stream's own generator, rwmixread percent of them reads.
+ */
+#ifndef _BLKLOAD_OFFSET_H
+#define _BLKLOAD_OFFSET_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#define BL_GEN_U64 u64
+#define BL_GEN_U32 u32
+#else
+#include <stdbool.h>
+#include <stdint.h>
+#define BL_GEN_U64 uint64_t
+#define BL_GEN_U32 uint32_t
+#endif
+
+struct bl_gen {
+	BL_GEN_U64 rng;		/* splitmix64 state */
+	BL_GEN_U64 base;	/* first byte of this stream's region */
+	BL_GEN_U64 nblocks;	/* blocks in this stream's region */
+	BL_GEN_U64 next;	/* next block of a sequential stream */
+	BL_GEN_U32 bs;
+	BL_GEN_U32 rwmixread;	/* percent of reads, 0..100 */
+	bool random;
+};
+
+/* splitmix64: a full-period 64-bit generator, cheap and well mixed. */
+static inline BL_GEN_U64 bl_gen_rand(struct bl_gen *g)
+{
+	BL_GEN_U64 z = (g->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) without modulo bias worth speaking of (Lemire's method). */
+static inline BL_GEN_U64 bl_gen_below(struct bl_gen *g, BL_GEN_U64 n)
+{
+	return (BL_GEN_U64)(((unsigned __int128)bl_gen_rand(g) * n) >> 64);
+}
+
+/*
+ * Sets up stream @stream of @nstreams over [@offset, @offset + @size) with
+ * block size @bs. Sequential streams get equal, disjoint sub-regions (the
+ * remainder blocks at the end of the region are not used); @size / @bs must
+ * be at least @nstreams. Returns false on impossible input.
+ */
+static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 stream,
+			       BL_GEN_U32 nstreams, bool random, BL_GEN_U32 rwmixread,
+			       BL_GEN_U64 offset, BL_GEN_U64 size, BL_GEN_U32 bs)
+{
+	BL_GEN_U64 blocks;
+
+	if (!bs || !nstreams || stream >= nstreams || rwmixread > 100)
+		return false;
+	blocks = size / bs;
+	if (blocks < nstreams)
+		return false;
+	g->bs = bs;
+	g->rwmixread = rwmixread;
+	g->random = random;
+	g->next = 0;
+	/* Streams of one seed are independent: each starts from a mixed seed. */
+	g->rng = seed ^ ((BL_GEN_U64)(stream + 1) * 0xd1b54a32d192ed03ULL);
+	bl_gen_rand(g);
+	if (random) {
+		g->base = offset;
+		g->nblocks = blocks;
+	} else {
+		g->nblocks = blocks / nstreams;
+		g->base = offset + (BL_GEN_U64)stream * g->nblocks * bs;
+	}
+	return true;
+}
+
+/* Next operation: true for a read; then its byte offset in *@off. */
+static inline bool bl_gen_next(struct bl_gen *g, BL_GEN_U64 *off)
+{
+	bool read;
+
+	if (g->rwmixread == 100)
+		read = true;
+	else if (!g->rwmixread)
+		read = false;
+	else
+		read = bl_gen_below(g, 100) < g->rwmixread;
+
+	if (g->random) {
+		*off = g->base + bl_gen_below(g, g->nblocks) * g->bs;
+	} else {
+		*off = g->base + g->next * g->bs;
+		if (++g->next == g->nblocks)
+			g->next = 0;
+	}
+	return read;
+}
+
+#endif /* _BLKLOAD_OFFSET_H */

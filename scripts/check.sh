@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: everything "make check" runs, as one KTAP stream on stdout and a
+# closing "N passed, N failed" line; exits non-zero on any failure.
+#
+#   host:  generated files, module build (W=1), sparse, checkpatch, kernel-doc,
+#          CLI build (-Werror), unit tests, valgrind on the CLI
+#   guest: the kselftest collection (module, netlink, CLI, Ceph), plus the
+#          kernel log and taint verdict of that guest run
+#
+# Each check's full log is in build/check/. Environment:
+#   CHECK_GUEST=0       skip the guest (host checks only)
+#   CHECK_TESTS="..."   run_kselftest.sh options for the guest (default: -c blkload)
+#   VM_ARGS="..."       extra scripts/vm options (e.g. "-k /path/bzImage")
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+logs=$top/build/check
+rm -rf "$logs"
+mkdir -p "$logs"
+
+pass=0
+fail=0
+skip=0
+n=0
+
+result() {
+	local ok=$1 desc=$2 directive=${3:-}
+	n=$((n + 1))
+	if [[ $directive == SKIP* ]]; then
+		skip=$((skip + 1))
+		echo "ok $n $desc # $directive"
+	elif ((ok)); then
+		pass=$((pass + 1))
+		echo "ok $n $desc"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $desc"
+	fi
+}
+
+# step NAME CMD...: one result for the command's exit status; log tail on failure.
+step() {
+	local name=$1 log
+	shift
+	log=$logs/${name//[^A-Za-z0-9_.-]/_}.log
+	if "$@" >"$log" 2>&1; then
+		result 1 "$name"
+	else
+		sed 's/^/# /' "$log" | tail -25
+		result 0 "$name"
+	fi
+}
+
+# ktap NAME FILE: one result per KTAP subtest found in a log: top-level
+# "ok N" lines of a plain KTAP stream, or the "# ok N" subtests of a
+# kselftest runner's scripts; a script that failed without a failing subtest
+# (bail out, timeout, crash) counts as one failure.
+ktap() {
+	local name=$1 file=$2 line desc sub_fail=0 seen_sub=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^#\ (not\ )?ok\ [0-9]+\ (.*)$ ]]; then
+			desc=${BASH_REMATCH[2]}
+			seen_sub=1
+			if [[ $desc == *"# SKIP"* ]]; then
+				result 1 "$name: ${desc%% # SKIP*}" "SKIP${desc##*# SKIP}"
+			elif [[ -n ${BASH_REMATCH[1]} ]]; then
+				result 0 "$name: $desc"
+				sub_fail=1
+			else
+				result 1 "$name: $desc"
+			fi
+		elif [[ $line =~ ^(not\ )?ok\ [0-9]+\ (.*)$ ]]; then
+			desc=${BASH_REMATCH[2]}
+			if [[ $desc == *"# SKIP"* ]]; then
+				((seen_sub)) || result 1 "$name: ${desc%% # SKIP*}" "SKIP${desc##*# SKIP}"
+			elif [[ -n ${BASH_REMATCH[1]} ]]; then
+				((sub_fail)) || result 0 "$name: $desc"
+			elif ((!seen_sub)); then
+				result 1 "$name: $desc"
+			fi
+			seen_sub=0
+			sub_fail=0
+		elif [[ $line =~ ^#\ (.*)$ && ! $line =~ ^#\ +(RUN|OK|PASSED|Totals|Starting|selftests:|timeout\ set) ]]; then
+			echo "$line"
+		fi
+	done <"$file"
+}
+
+echo "TAP version 13"
+
+# --- host ---------------------------------------------------------------
+step "netlink spec: generated uapi header and policy up to date" make -s check-generated
+step "module builds with W=1, no warnings" scripts/lint.sh w1
+step "sparse (C=2) clean" scripts/lint.sh sparse
+step "checkpatch --strict clean" scripts/lint.sh checkpatch
+step "kernel-doc clean" scripts/lint.sh kernel-doc
+step "CLI builds with -Wall -Wextra -Werror" make -s -C userspace
+if make -s -C userspace unit-build >"$logs/unit-build.log" 2>&1; then
+	for t in build/tests/test_*; do
+		"$t" >"$logs/$(basename "$t").log" 2>&1
+		ktap "unit/$(basename "$t")" "$logs/$(basename "$t").log"
+	done
+else
+	sed 's/^/# /' "$logs/unit-build.log" | tail -25
+	result 0 "unit tests build"
+fi
+
+valgrind_cli() {
+	local rc
+	command -v valgrind >/dev/null || return 0
+	for args in "--help" "--version" "help info" "info --help" "nosuch" "-j info"; do
+		# shellcheck disable=SC2086
+		valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \
+			userspace/blkload $args >/dev/null 2>"$logs/valgrind.tmp"
+		rc=$?
+		cat "$logs/valgrind.tmp"
+		if ((rc == 99)); then
+			echo "valgrind errors for: blkload $args"
+			return 1
+		fi
+	done
+}
+step "valgrind: CLI paths without the module are clean" valgrind_cli
+
+# --- guest --------------------------------------------------------------
+if [[ ${CHECK_GUEST:-1} == 0 ]]; then
+	result 1 "guest selftests" "SKIP CHECK_GUEST=0"
+else
+	step "module builds for the guest kernel" make -s module
+	step "selftests install (kselftest tree)" scripts/ksft-install.sh
+	# shellcheck disable=SC2086
+	scripts/vm -t "${CHECK_VM_TIMEOUT:-1500}" -o "$logs/vm" ${VM_ARGS:-} -- \
+		scripts/guest-selftests.sh ${CHECK_TESTS:-} >/dev/null 2>"$logs/vm.err"
+	vrc=$?
+	if [[ -f $logs/vm/output ]]; then
+		ktap "guest" "$logs/vm/output"
+	fi
+	if [[ -s $logs/vm/splats ]] || [[ ! -f $logs/vm/rc ]] || ((vrc == 124)); then
+		sed 's/^/# /' "$logs/vm.err" | head -30
+		result 0 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+	elif grep -q "kernel tainted" "$logs/vm.err"; then
+		sed 's/^/# /' "$logs/vm.err" | head -30
+		result 0 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+	else
+		result 1 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+	fi
+fi
+
+echo "1..$n"
+echo "$pass passed, $fail failed, $skip skipped"
+((fail == 0))

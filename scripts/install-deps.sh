@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# install-deps.sh: every Debian package blkload's build, tests and demo need.
+# Idempotent: installs only what is missing, so a second run is quick.
+set -euo pipefail
+
+pkgs=(
+	# build: compiler, kbuild, a kernel image and its matching headers
+	build-essential bc bison flex libelf-dev kmod cpio xz-utils rsync pkg-config
+	linux-image-amd64 linux-headers-amd64
+	# the kernel's kselftest framework, checkpatch and kernel-doc
+	linux-source-6.12 sparse perl python3 python3-yaml
+	# the CLI
+	libnl-3-dev libnl-genl-3-dev
+	# the test guest
+	qemu-system-x86 busybox-static iproute2 util-linux procps file
+	# Ceph in the guest, librbd and the comparison engines
+	ceph-mon ceph-osd ceph-common librbd-dev librados-dev liburing-dev fio
+	# tests and checks
+	valgrind jq
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	[[ $p == \#* ]] && continue
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+	echo "install-deps: everything is installed"
+	exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+if [[ $(id -u) != 0 ]]; then
+	echo "install-deps: run as root (apt-get)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the shared offset generator (include/blkload/offset.h).
+ */
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+
+#include <blkload/offset.h>
+
+TEST(same_seed_same_sequence)
+{
+	struct bl_gen a, b, c;
+	uint64_t oa, ob, oc;
+	int differ = 0;
+
+	ASSERT_TRUE(bl_gen_init(&a, 42, 0, 2, true, 70, 0, 1 << 30, 4096));
+	ASSERT_TRUE(bl_gen_init(&b, 42, 0, 2, true, 70, 0, 1 << 30, 4096));
+	ASSERT_TRUE(bl_gen_init(&c, 42, 1, 2, true, 70, 0, 1 << 30, 4096));
+	for (int i = 0; i < 10000; i++) {
+		bool ra = bl_gen_next(&a, &oa), rb = bl_gen_next(&b, &ob);
+
+		bl_gen_next(&c, &oc);
+		ASSERT_EQ(ra, rb);
+		ASSERT_EQ(oa, ob);
+		differ += oa != oc;
+	}
+	/* Another stream of the same seed is a different sequence. */
+	EXPECT_GT(differ, 9990);
+}
+
+TEST(random_is_aligned_uniform_in_region)
+{
+	enum { N = 64, DRAWS = 640000 };
+	uint64_t off, region = N * 8192ULL, base = 1 << 20;
+	unsigned int count[N] = { 0 };
+	struct bl_gen g;
+
+	ASSERT_TRUE(bl_gen_init(&g, 7, 0, 1, true, 100, base, region, 8192));
+	for (int i = 0; i < DRAWS; i++) {
+		ASSERT_TRUE(bl_gen_next(&g, &off));
+		ASSERT_GE(off, base);
+		ASSERT_LT(off, base + region);
+		ASSERT_EQ(0, (off - base) % 8192);
+		count[(off - base) / 8192]++;
+	}
+	/* Each block expects 10000 draws; 5 sigma is 500. */
+	for (int i = 0; i < N; i++) {
+		EXPECT_GT(count[i], 9500);
+		EXPECT_LT(count[i], 10500);
+	}
+}
+
+TEST(sequential_streams_are_disjoint_and_wrap)
+{
+	struct bl_gen g[3];
+	uint64_t off;
+
+	/* 10 blocks over 3 streams: 3 blocks each, the last block unused. */
+	for (unsigned int s = 0; s < 3; s++)
+		ASSERT_TRUE(bl_gen_init(&g[s], 1, s, 3, false, 100, 4096, 10 * 512, 512));
+	for (unsigned int s = 0; s < 3; s++) {
+		for (int i = 0; i < 7; i++) {
+			bl_gen_next(&g[s], &off);
+			EXPECT_EQ(4096 + (s * 3 + i % 3) * 512ULL, off);
+		}
+	}
+}
+
+TEST(rwmixread_ratio)
+{
+	struct bl_gen g;
+	uint64_t off;
+	int reads = 0;
+
+	ASSERT_TRUE(bl_gen_init(&g, 3, 0, 1, true, 30, 0, 1 << 20, 4096));
+	for (int i = 0; i < 100000; i++)
+		reads += bl_gen_next(&g, &off);
+	EXPECT_GT(reads, 29500);
+	EXPECT_LT(reads, 30500);
+	ASSERT_TRUE(bl_gen_init(&g, 3, 0, 1, true, 0, 0, 1 << 20, 4096));
+	EXPECT_FALSE(bl_gen_next(&g, &off));
+}
+
+TEST(rejects_impossible)
+{
+	struct bl_gen g;
+
+	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 1, true, 50, 0, 4096, 0));
+	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 2, false, 50, 0, 4096, 4096));
+	EXPECT_FALSE(bl_gen_init(&g, 0, 2, 2, false, 50, 0, 1 << 20, 4096));
+	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 1, false, 101, 0, 1 << 20, 4096));
+}
+
+TEST_HARNESS_MAIN
