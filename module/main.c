@@ -49,23 +49,17 @@ u64 blkload_mem_budget(void)
 	return (u64)READ_ONCE(blkload_mem_budget_mb) << 20;
 }
 
-u64 blkload_mem_used(void)
-{
-	return 0;
-}
-
-unsigned int blkload_nr_jobs(void)
-{
-	return 0;
-}
-
 static int __init blkload_init(void)
 {
 	int ret;
 
+	ret = bl_jobs_init();
+	if (ret)
+		return ret;
 	ret = blkload_nl_init();
 	if (ret) {
 		pr_err("cannot register the generic netlink family (%d)\n", ret);
+		bl_jobs_exit();
 		return ret;
 	}
 	pr_info("version %s loaded\n", BLKLOAD_VERSION);
@@ -74,7 +68,9 @@ static int __init blkload_init(void)
 
 static void __exit blkload_exit(void)
 {
+	/* No new requests first, then every job stops and drains. */
 	blkload_nl_exit();
+	bl_jobs_exit();
 	pr_info("unloaded\n");
 }
 

@@ -3,15 +3,18 @@
  * blkload: the generic netlink family.
  *
  * The ops table is written by hand so that it builds on kernels without
- * genl_split_ops (6.1); the policy comes from the spec (nl_gen.c).
+ * genl_split_ops (6.1); the policy comes from the spec (nl_gen.c). Every
+ * rejection carries an extack message for the CLI to print.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
 #include "blkload.h"
-#include "compat.h"
 #include "nl_gen.h"
 
 static struct genl_family blkload_nl_family;
@@ -36,8 +39,8 @@ static int blkload_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, BLKLOAD_A_MAX_BS, BLKLOAD_BS_MAX) ||
 	    nla_put_u32(msg, BLKLOAD_A_MAX_JOBS, READ_ONCE(blkload_max_jobs)) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_BUDGET, blkload_mem_budget(), 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_USED, blkload_mem_used(), 0) ||
-	    nla_put_u32(msg, BLKLOAD_A_NR_JOBS, blkload_nr_jobs()))
+	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_USED, bl_mem_used(), 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_NR_JOBS, bl_nr_jobs()))
 		goto err_cancel;
 
 	genlmsg_end(msg, hdr);
@@ -50,11 +53,453 @@ err_free_msg:
 	return -EMSGSIZE;
 }
 
+static u32 nla_get_u32_default(const struct nlattr *a, u32 dflt)
+{
+	return a ? nla_get_u32(a) : dflt;
+}
+
+static u64 nla_get_u64_default(const struct nlattr *a, u64 dflt)
+{
+	return a ? nla_get_u64(a) : dflt;
+}
+
+/* The cpumask attribute: host-order u64 words, bit n is CPU n. */
+static int bl_nl_parse_cpus(struct genl_info *info, struct cpumask *cpus)
+{
+	struct nlattr *a = info->attrs[BLKLOAD_A_CPUMASK];
+	unsigned int words, w, b;
+	const u8 *data;
+
+	cpumask_clear(cpus);
+	if (!a) {
+		cpumask_set_cpu(cpumask_first(cpu_online_mask), cpus);
+		return 0;
+	}
+	if (nla_len(a) % sizeof(u64)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "cpumask must be whole u64 words");
+		return -EINVAL;
+	}
+	data = nla_data(a);
+	words = nla_len(a) / sizeof(u64);
+	for (w = 0; w < words; w++) {
+		u64 word;
+
+		memcpy(&word, data + w * sizeof(u64), sizeof(word));
+		for (b = 0; b < 64; b++) {
+			unsigned int cpu = w * 64 + b;
+
+			if (!(word & (1ULL << b)))
+				continue;
+			if (cpu >= nr_cpu_ids) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a,
+						    "a requested CPU is offline or does not exist");
+				return -EINVAL;
+			}
+			cpumask_set_cpu(cpu, cpus);
+		}
+	}
+	return 0;
+}
+
+static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct bl_params p = {};
+	cpumask_var_t cpus;
+	struct bl_job *job;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_PATH)) {
+		NL_SET_ERR_MSG(info->extack, "a device path is required");
+		return -EINVAL;
+	}
+	p.rw = nla_get_u32_default(tb[BLKLOAD_A_RW], BLKLOAD_RW_READ);
+	p.rwmixread = nla_get_u32_default(tb[BLKLOAD_A_RWMIXREAD], 50);
+	p.bs = nla_get_u32_default(tb[BLKLOAD_A_BS], 4096);
+	p.iodepth = nla_get_u32_default(tb[BLKLOAD_A_IODEPTH], 1);
+	p.batch = nla_get_u32_default(tb[BLKLOAD_A_BATCH], 0);
+	p.offset = nla_get_u64_default(tb[BLKLOAD_A_OFFSET], 0);
+	p.size = nla_get_u64_default(tb[BLKLOAD_A_SIZE], 0);
+	p.runtime_ns = nla_get_u64_default(tb[BLKLOAD_A_RUNTIME], 0);
+	p.ramp_ns = nla_get_u64_default(tb[BLKLOAD_A_RAMP_TIME], 0);
+	p.number_ios = nla_get_u64_default(tb[BLKLOAD_A_NUMBER_IOS], 0);
+	p.io_size = nla_get_u64_default(tb[BLKLOAD_A_IO_SIZE], 0);
+	p.randseed = nla_get_u64_default(tb[BLKLOAD_A_RANDSEED], 0);
+	p.allow_write = nla_get_flag(tb[BLKLOAD_A_ALLOW_WRITE]);
+	p.force = nla_get_flag(tb[BLKLOAD_A_FORCE]);
+	p.detached = nla_get_flag(tb[BLKLOAD_A_DETACHED]);
+	p.no_lat = nla_get_flag(tb[BLKLOAD_A_NO_LAT]);
+
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ret = bl_nl_parse_cpus(info, cpus);
+	if (ret)
+		goto out_free_cpus;
+
+	job = bl_job_create(nla_data(tb[BLKLOAD_A_PATH]), &p, cpus, info->snd_portid,
+			    info->extack);
+	if (IS_ERR(job)) {
+		ret = PTR_ERR(job);
+		goto out_free_cpus;
+	}
+
+	ret = -ENOMEM;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto out_del;
+	hdr = genlmsg_put_reply(msg, info, &blkload_nl_family, 0, info->genlhdr->cmd);
+	if (!hdr || nla_put_u32(msg, BLKLOAD_A_JOB_ID, job->id)) {
+		nlmsg_free(msg);
+		goto out_del;
+	}
+	genlmsg_end(msg, hdr);
+	bl_job_put(job);
+	free_cpumask_var(cpus);
+	return genlmsg_reply(msg, info);
+
+out_del:
+	bl_job_del(job, BLKLOAD_DRAIN_DEFAULT_MS, NULL);
+	bl_job_put(job);
+out_free_cpus:
+	free_cpumask_var(cpus);
+	return ret;
+}
+
+/* Looks up the job named by BLKLOAD_A_JOB_ID; the caller puts it. */
+static struct bl_job *bl_nl_job(struct genl_info *info)
+{
+	struct bl_job *job;
+
+	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_JOB_ID)) {
+		NL_SET_ERR_MSG(info->extack, "a job id is required");
+		return ERR_PTR(-EINVAL);
+	}
+	job = bl_job_get(nla_get_u32(info->attrs[BLKLOAD_A_JOB_ID]));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[BLKLOAD_A_JOB_ID], "no such job");
+		return ERR_PTR(-ENOENT);
+	}
+	return job;
+}
+
+static int blkload_nl_job_start_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct bl_job **jobs;
+	unsigned int n = 0, i;
+	struct nlattr *a;
+	int rem, ret;
+
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == BLKLOAD_A_JOB_ID)
+			n++;
+	if (!n) {
+		NL_SET_ERR_MSG(info->extack, "a job id is required");
+		return -EINVAL;
+	}
+	jobs = kcalloc(n, sizeof(*jobs), GFP_KERNEL);
+	if (!jobs)
+		return -ENOMEM;
+	i = 0;
+	ret = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != BLKLOAD_A_JOB_ID)
+			continue;
+		jobs[i] = bl_job_get(nla_get_u32(a));
+		if (!jobs[i]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "no such job");
+			ret = -ENOENT;
+			break;
+		}
+		i++;
+	}
+	if (!ret)
+		ret = bl_job_start(jobs, n, info->extack);
+	while (i--)
+		bl_job_put(jobs[i]);
+	kfree(jobs);
+	return ret;
+}
+
+static unsigned int bl_nl_drain_ms(struct genl_info *info)
+{
+	return nla_get_u32_default(info->attrs[BLKLOAD_A_DRAIN_TIMEOUT],
+				   BLKLOAD_DRAIN_DEFAULT_MS);
+}
+
+static int blkload_nl_job_stop_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct bl_job *job = bl_nl_job(info);
+	int ret;
+
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	ret = bl_job_stop(job, bl_nl_drain_ms(info), info->extack);
+	bl_job_put(job);
+	return ret;
+}
+
+static int blkload_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct bl_job *job = bl_nl_job(info);
+	int ret;
+
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	ret = bl_job_del(job, bl_nl_drain_ms(info), info->extack);
+	bl_job_put(job);
+	return ret;
+}
+
+static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats *st, bool hist)
+{
+	struct nlattr *nest = nla_nest_start(msg, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_IOS, st->ios, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_BYTES, st->bytes, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_ERRORS, st->errors, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_MIN,
+			      st->lat_min == U64_MAX ? 0 : st->lat_min, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_MAX, st->lat_max, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM, st->lat_sum, 0) ||
+	    (hist && nla_put(msg, BLKLOAD_A_OP_STATS_HIST, sizeof(st->hist), st->hist))) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, bool hist)
+{
+	unsigned int i;
+
+	sum->ios += st->ios;
+	sum->bytes += st->bytes;
+	sum->errors += st->errors;
+	sum->lat_min = min(sum->lat_min, st->lat_min);
+	sum->lat_max = max(sum->lat_max, st->lat_max);
+	sum->lat_sum += st->lat_sum;
+	if (hist)
+		for (i = 0; i < BL_HIST_NR; i++)
+			sum->hist[i] += st->hist[i];
+}
+
+/* Statistics as of now; buffers for the copies come from the caller. */
+static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, bool queues,
+			   struct bl_op_stats *sum, struct bl_op_stats *st)
+{
+	u64 cpu = 0, inflight = 0, last = 0, now = ktime_get_ns(), first;
+	bool ramp_done = true;
+	struct nlattr *nest, *qn;
+	unsigned int i, op;
+
+	memset(sum, 0, sizeof(*sum) * BL_NR_OPS);
+	for (op = 0; op < BL_NR_OPS; op++)
+		sum[op].lat_min = U64_MAX;
+
+	nest = nla_nest_start(msg, BLKLOAD_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < job->nr_queues; i++) {
+		struct bl_queue *q = job->queues[i];
+		u64 qcpu = READ_ONCE(job->started) ? bl_queue_cpu_time(q) : 0;
+
+		bl_queue_read_stats(q, st, hist);
+		for (op = 0; op < BL_NR_OPS; op++)
+			bl_sum_op(&sum[op], &st[op], hist);
+		cpu += qcpu;
+		inflight += bl_queue_inflight(q);
+		if (!READ_ONCE(q->ramp_done))
+			ramp_done = false;
+		last = max(last, READ_ONCE(q->finished) ? q->end_ns : now);
+		if (!queues)
+			continue;
+		qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
+		if (!qn ||
+		    nla_put_u32(msg, BLKLOAD_A_QUEUE_STATS_CPU, q->cpu) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CPU_TIME, qcpu, 0) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_INFLIGHT,
+				      bl_queue_inflight(q), 0) ||
+		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false) ||
+		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false))
+			goto err_cancel;
+		nla_nest_end(msg, qn);
+	}
+	first = job->start_ns + job->p.ramp_ns;
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_STATS_ELAPSED,
+			      READ_ONCE(job->started) && ramp_done && last > first ?
+			      last - first : 0, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CPU_TIME, cpu, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_INFLIGHT, inflight, 0) ||
+	    (ramp_done && READ_ONCE(job->started) &&
+	     nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist))
+		goto err_cancel;
+	nla_nest_end(msg, nest);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u32 seq,
+			  int flags, u8 cmd, bool hist, bool queues)
+{
+	struct bl_op_stats *buf;
+	void *hdr;
+	int ret = -EMSGSIZE;
+
+	/* Two sums and two per-queue copies, histograms included. */
+	buf = kvmalloc_array(2 * BL_NR_OPS, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, portid, seq, &blkload_nl_family, flags, cmd);
+	if (!hdr)
+		goto out;
+	if (nla_put_u32(msg, BLKLOAD_A_JOB_ID, job->id) ||
+	    nla_put_string(msg, BLKLOAD_A_PATH, job->path) ||
+	    nla_put_u32(msg, BLKLOAD_A_RW, job->p.rw) ||
+	    nla_put_u32(msg, BLKLOAD_A_RWMIXREAD, job->p.rwmixread) ||
+	    nla_put_u32(msg, BLKLOAD_A_BS, job->p.bs) ||
+	    nla_put_u32(msg, BLKLOAD_A_IODEPTH, job->p.iodepth) ||
+	    nla_put_u32(msg, BLKLOAD_A_BATCH, job->p.batch) ||
+	    nla_put(msg, BLKLOAD_A_CPUMASK, cpumask_size(), cpumask_bits(job->cpus)) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OFFSET, job->p.offset, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SIZE, job->p.size, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_RUNTIME, job->p.runtime_ns, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_RAMP_TIME, job->p.ramp_ns, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_NUMBER_IOS, job->p.number_ios, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_RANDSEED, job->p.randseed, 0) ||
+	    (job->p.no_lat && nla_put_flag(msg, BLKLOAD_A_NO_LAT)) ||
+	    nla_put_u32(msg, BLKLOAD_A_STATE, READ_ONCE(job->state)) ||
+	    nla_put_u32(msg, BLKLOAD_A_REASON, atomic_read(&job->reason)) ||
+	    nla_put_s32(msg, BLKLOAD_A_ERROR, atomic_read(&job->error)) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_DEV_SIZE, job->dev_size, 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_DEV_LBS, job->dev_lbs) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_PINNED, job->mem_pinned, 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_OWNER, READ_ONCE(job->owner)) ||
+	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS)) {
+		genlmsg_cancel(msg, hdr);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	ret = 0;
+out:
+	kvfree(buf);
+	return ret;
+}
+
+/* A message big enough for a job with histograms and per-queue rows. */
+static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
+{
+	size_t sz = NLMSG_GOODSIZE;
+
+	if (hist)
+		sz += 2 * nla_total_size(sizeof(u64) * BL_HIST_NR);
+	if (queues)
+		sz += job->nr_queues * 512;
+	return sz;
+}
+
+static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	bool hist = nla_get_flag(info->attrs[BLKLOAD_A_WANT_HIST]);
+	bool queues = nla_get_flag(info->attrs[BLKLOAD_A_WANT_QUEUES]);
+	struct bl_job *job = bl_nl_job(info);
+	struct sk_buff *msg;
+	int ret;
+
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	msg = genlmsg_new(bl_nl_job_size(job, hist, queues), GFP_KERNEL);
+	if (!msg) {
+		bl_job_put(job);
+		return -ENOMEM;
+	}
+	ret = bl_nl_fill_job(msg, job, info->snd_portid, info->snd_seq, 0,
+			     info->genlhdr->cmd, hist, queues);
+	bl_job_put(job);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Dumps keep the last job id sent in cb->args[0]. */
+static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 id = (u32)cb->args[0];
+	struct bl_job *job;
+	int ret;
+
+	while ((id = bl_job_next_id(id))) {
+		job = bl_job_get(id);
+		if (!job)
+			continue;
+		ret = bl_nl_fill_job(skb, job, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				     NLM_F_MULTI, BLKLOAD_CMD_JOB_GET, false, false);
+		bl_job_put(job);
+		if (ret)
+			return ret == -EMSGSIZE && skb->len ? skb->len : ret;
+		cb->args[0] = id;
+	}
+	return skb->len;
+}
+
+void bl_nl_notify_done(struct bl_job *job)
+{
+	struct sk_buff *msg;
+
+	if (!genl_has_listeners(&blkload_nl_family, &init_net, 0))
+		return;
+	msg = genlmsg_new(bl_nl_job_size(job, false, false), GFP_KERNEL);
+	if (!msg)
+		return;
+	if (bl_nl_fill_job(msg, job, 0, 0, 0, BLKLOAD_CMD_JOB_DONE_NTF, false, false)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast(&blkload_nl_family, msg, 0, 0, GFP_KERNEL);
+}
+
 static const struct genl_small_ops blkload_nl_ops[] = {
 	{
 		/* Reading what the module is and allows needs no privilege. */
 		.cmd	= BLKLOAD_CMD_INFO_GET,
 		.doit	= blkload_nl_info_get_doit,
+	},
+	{
+		.cmd	= BLKLOAD_CMD_JOB_NEW,
+		.doit	= blkload_nl_job_new_doit,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= BLKLOAD_CMD_JOB_START,
+		.doit	= blkload_nl_job_start_doit,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= BLKLOAD_CMD_JOB_STOP,
+		.doit	= blkload_nl_job_stop_doit,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= BLKLOAD_CMD_JOB_DEL,
+		.doit	= blkload_nl_job_del_doit,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= BLKLOAD_CMD_JOB_GET,
+		.doit	= blkload_nl_job_get_doit,
+		.dumpit	= blkload_nl_job_get_dumpit,
+		.flags	= GENL_ADMIN_PERM,
 	},
 };
 
@@ -76,12 +521,36 @@ static struct genl_family blkload_nl_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(blkload_nl_mcgrps),
 };
 
+/* A socket that owns jobs went away (closed, or its process died). */
+static int bl_nl_notify(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC || !n->portid)
+		return NOTIFY_DONE;
+	bl_jobs_owner_gone(n->portid);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block bl_nl_notifier = {
+	.notifier_call = bl_nl_notify,
+};
+
 int __init blkload_nl_init(void)
 {
-	return genl_register_family(&blkload_nl_family);
+	int ret;
+
+	ret = netlink_register_notifier(&bl_nl_notifier);
+	if (ret)
+		return ret;
+	ret = genl_register_family(&blkload_nl_family);
+	if (ret)
+		netlink_unregister_notifier(&bl_nl_notifier);
+	return ret;
 }
 
 void blkload_nl_exit(void)
 {
 	genl_unregister_family(&blkload_nl_family);
+	netlink_unregister_notifier(&bl_nl_notifier);
 }

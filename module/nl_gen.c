@@ -5,6 +5,54 @@
 
 #include "nl_gen.h"
 
+static struct netlink_range_validation blkload_bs_range = {
+	.min = 512,
+	.max = 4194304,
+};
+
+static struct netlink_range_validation blkload_iodepth_range = {
+	.min = 1,
+	.max = 65536,
+};
+
+static struct netlink_range_validation blkload_batch_range = {
+	.min = 1,
+	.max = 65536,
+};
+
+static struct netlink_range_validation blkload_drain_timeout_range = {
+	.min = 0,
+	.max = 3600000,
+};
+
+const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1] = {
+	[BLKLOAD_A_STATS_ELAPSED] = { .type = NLA_U64, },
+	[BLKLOAD_A_STATS_CPU_TIME] = { .type = NLA_U64, },
+	[BLKLOAD_A_STATS_INFLIGHT] = { .type = NLA_U64, },
+	[BLKLOAD_A_STATS_READ] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
+	[BLKLOAD_A_STATS_WRITE] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
+	[BLKLOAD_A_STATS_QUEUE] = NLA_POLICY_NESTED(blkload_queue_stats_nl_policy),
+	[BLKLOAD_A_STATS_RAMP_DONE] = { .type = NLA_FLAG, },
+};
+
+const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1] = {
+	[BLKLOAD_A_QUEUE_STATS_CPU] = { .type = NLA_U32, },
+	[BLKLOAD_A_QUEUE_STATS_CPU_TIME] = { .type = NLA_U64, },
+	[BLKLOAD_A_QUEUE_STATS_INFLIGHT] = { .type = NLA_U64, },
+	[BLKLOAD_A_QUEUE_STATS_READ] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
+	[BLKLOAD_A_QUEUE_STATS_WRITE] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
+};
+
+const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] = {
+	[BLKLOAD_A_OP_STATS_IOS] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_BYTES] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_ERRORS] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_LAT_MIN] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_LAT_MAX] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_LAT_SUM] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_HIST] = { .type = NLA_BINARY, },
+};
+
 const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_VERSION] = { .type = NLA_NUL_STRING, .len = 64, },
 	[BLKLOAD_A_ABI_VERSION] = { .type = NLA_U32, },
@@ -15,4 +63,35 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_MEM_BUDGET] = { .type = NLA_U64, },
 	[BLKLOAD_A_MEM_USED] = { .type = NLA_U64, },
 	[BLKLOAD_A_NR_JOBS] = { .type = NLA_U32, },
+	[BLKLOAD_A_JOB_ID] = { .type = NLA_U32, },
+	[BLKLOAD_A_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
+	[BLKLOAD_A_RW] = NLA_POLICY_MAX(NLA_U32, 5),
+	[BLKLOAD_A_RWMIXREAD] = NLA_POLICY_MAX(NLA_U32, 100),
+	[BLKLOAD_A_BS] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_bs_range),
+	[BLKLOAD_A_IODEPTH] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_iodepth_range),
+	[BLKLOAD_A_CPUMASK] = { .type = NLA_BINARY, .len = 1024, },
+	[BLKLOAD_A_OFFSET] = { .type = NLA_U64, },
+	[BLKLOAD_A_SIZE] = { .type = NLA_U64, },
+	[BLKLOAD_A_RUNTIME] = { .type = NLA_U64, },
+	[BLKLOAD_A_RAMP_TIME] = { .type = NLA_U64, },
+	[BLKLOAD_A_NUMBER_IOS] = { .type = NLA_U64, },
+	[BLKLOAD_A_IO_SIZE] = { .type = NLA_U64, },
+	[BLKLOAD_A_RANDSEED] = { .type = NLA_U64, },
+	[BLKLOAD_A_ALLOW_WRITE] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_FORCE] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_DETACHED] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_NO_LAT] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_BATCH] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_batch_range),
+	[BLKLOAD_A_STATE] = { .type = NLA_U32, },
+	[BLKLOAD_A_REASON] = { .type = NLA_U32, },
+	[BLKLOAD_A_ERROR] = { .type = NLA_S32, },
+	[BLKLOAD_A_DEV_SIZE] = { .type = NLA_U64, },
+	[BLKLOAD_A_DEV_LBS] = { .type = NLA_U32, },
+	[BLKLOAD_A_MEM_PINNED] = { .type = NLA_U64, },
+	[BLKLOAD_A_STATS] = NLA_POLICY_NESTED(blkload_stats_nl_policy),
+	[BLKLOAD_A_WANT_HIST] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_WANT_QUEUES] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_DRAIN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_drain_timeout_range),
+	[BLKLOAD_A_OWNER] = { .type = NLA_U32, },
+	[BLKLOAD_A_INFLIGHT] = { .type = NLA_U64, },
 };

@@ -64,7 +64,7 @@ tmp=$out/kcompat.h.tmp
 		fi
 	done
 	# Exports cannot be seen by the compiler: read the symbol table.
-	for sym in kthread_create_on_cpu; do
+	for sym in kthread_create_on_cpu blk_start_plug_nr_ios; do
 		u=${sym^^}
 		if grep -qw "$sym" "$kdir/Module.symvers" 2>/dev/null; then
 			echo "#define HAVE_EXPORT_$u 1"

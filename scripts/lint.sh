@@ -29,8 +29,11 @@ sparse|w1)
 	"$top/scripts/kcompat.sh" "$kdir" "$top/.kcompat/$kver"
 	flags=(W=1)
 	[[ $1 == sparse ]] && flags+=(C=2 CHECK=sparse)
-	log=$(make -C "$kdir" M="$top" BLKLOAD_KCOMPAT_DIR="$top/.kcompat/$kver" "${flags[@]}" modules 2>&1)
-	warn=$(grep -E 'warning:|error:' <<<"$log" || true)
+	if ! log=$(make -C "$kdir" M="$top" BLKLOAD_KCOMPAT_DIR="$top/.kcompat/$kver" "${flags[@]}" modules 2>&1); then
+		echo "$log"
+		exit 1
+	fi
+	warn=$(grep -E 'warning:|error:|ERROR:' <<<"$log" || true)
 	if [[ -n $warn ]]; then
 		echo "$warn"
 		exit 1

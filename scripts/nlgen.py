@@ -147,13 +147,28 @@ NLA_TYPES = {
 }
 
 
-def policy_entry(spec, attr):
+S16_MAX = 32767
+
+
+def range_name(spec, aset, attr):
+    return policy_name(spec, aset).replace('_nl_policy', f'_{c_lower(attr["name"])}_range')
+
+
+def needs_full_range(attr):
+    checks = attr.get('checks', {})
+    return attr['type'] in ('u32', 'u64', 'u16') and \
+        any(k in checks and checks[k] > S16_MAX for k in ('min', 'max'))
+
+
+def policy_entry(spec, aset, attr):
     t = attr['type']
     checks = attr.get('checks', {})
     if t == 'nest':
         nested = spec.set_by_name[attr['nested-attributes']]
         return f'NLA_POLICY_NESTED({policy_name(spec, nested)})'
     nla = NLA_TYPES[t]
+    if needs_full_range(attr):
+        return f'NLA_POLICY_FULL_RANGE({nla}, &{range_name(spec, aset, attr)})'
     if t in ('string', 'binary'):
         if 'max-len' in checks:
             return f'{{ .type = {nla}, .len = {checks["max-len"]}, }}'
@@ -197,10 +212,21 @@ def gen_policy(spec):
     out = banner(spec, 'c', 'YNL-GEN kernel source (scripts/nlgen.py)')
     out += ['', '#include "nl_gen.h"', '']
     for aset in policy_order(spec):
+        for a in aset['attributes']:
+            if needs_full_range(a):
+                checks = a['checks']
+                # Not const: older kernels' nla_policy points at it without const.
+                out.append('static struct netlink_range_validation '
+                           f'{range_name(spec, aset, a)} = {{')
+                out.append(f'\t.min = {checks.get("min", 0)},')
+                out.append(f'\t.max = {checks.get("max", "U64_MAX")},')
+                out.append('};')
+                out.append('')
+    for aset in policy_order(spec):
         pname = policy_name(spec, aset)
         out.append(f'const struct nla_policy {pname}[{spec.attr_max(aset)} + 1] = {{')
         for a in aset['attributes']:
-            out.append(f'\t[{spec.attr_enum(aset, a)}] = {policy_entry(spec, a)},')
+            out.append(f'\t[{spec.attr_enum(aset, a)}] = {policy_entry(spec, aset, a)},')
         out.append('};')
         out.append('')
     return '\n'.join(out).rstrip('\n') + '\n'

@@ -18,6 +18,11 @@ static int cmd_help(struct ctx *ctx, int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "info", "", "module version, ABI version, kernel release and limits", cmd_info },
+	{ "run", "--dev DEV [OPTIONS]", "run a workload and report, like fio", cmd_run },
+	{ "start", "--dev DEV [OPTIONS]", "start a detached workload; print its job ids", cmd_start },
+	{ "stop", "ID [ID ...]", "stop detached jobs, report and delete them", cmd_stop },
+	{ "stats", "ID [ID ...]", "report jobs' statistics so far", cmd_stats },
+	{ "list", "", "list every job", cmd_list },
 	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help },
 };
 
@@ -31,7 +36,7 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -j, --json                    JSON output (same as --output-format=json)\n"
 		"  -p, --pretty                  indent JSON output\n"
-		"      --output-format=FORMAT    normal or json\n"
+		"      --output-format=FORMAT    normal, json, or json+ (with histogram bins)\n"
 		"  -V, --version                 print the CLI version and exit\n"
 		"  -h, --help                    this text\n"
 		"\n"
@@ -99,10 +104,13 @@ int main(int argc, char **argv)
 		case 'O':
 			if (!strcmp(optarg, "json")) {
 				ctx.json = true;
+			} else if (!strcmp(optarg, "json+")) {
+				ctx.json = true;
+				ctx.json_plus = true;
 			} else if (!strcmp(optarg, "normal")) {
 				ctx.json = false;
 			} else {
-				fprintf(stderr, "blkload: unknown output format '%s' (normal, json)\n",
+				fprintf(stderr, "blkload: unknown output format '%s' (normal, json, json+)\n",
 					optarg);
 				return 2;
 			}

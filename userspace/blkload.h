@@ -7,10 +7,11 @@
 
 #include <stdbool.h>
 
-#define BLKLOAD_CLI_VERSION "0.1.0"
+#define BLKLOAD_CLI_VERSION "0.2.0"
 
 struct ctx {
 	bool json;
+	bool json_plus;	/* json+: histogram bins too */
 	bool pretty;
 };
 
@@ -24,5 +25,12 @@ struct cmd {
 
 /* cmd_info.c */
 int cmd_info(struct ctx *ctx, int argc, char **argv);
+
+/* cmd_job.c */
+int cmd_run(struct ctx *ctx, int argc, char **argv);
+int cmd_start(struct ctx *ctx, int argc, char **argv);
+int cmd_stop(struct ctx *ctx, int argc, char **argv);
+int cmd_stats(struct ctx *ctx, int argc, char **argv);
+int cmd_list(struct ctx *ctx, int argc, char **argv);
 
 #endif

@@ -187,7 +187,9 @@ int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void 
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
+	/* A dump ends with NLMSG_DONE; an ACK after it would be read by the next request. */
+	if ((nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
+		nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_ACK;
 	nl_cb_err(cb, NL_CB_CUSTOM, talk_err, &t);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, talk_finish, &t);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, talk_ack, &t);

@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkload run | start | stop | list | stats: jobs from the command line.
+ *
+ * Workload options take fio's names (--rw, --bs, --iodepth, --runtime,
+ * --ramp_time, --number_ios, ...); one job is made per --dev, all with the
+ * same workload, and all start together.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blkload.h"
+#include "job.h"
+#include "nl.h"
+#include "out.h"
+#include "parse.h"
+#include "util.h"
+
+static const double default_percentiles[] = {
+	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
+};
+
+struct workload {
+	char **devs;
+	unsigned int nr_devs;
+	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms;
+	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
+	bool have_rw, have_cpus, allow_write, force, no_lat, detached;
+	struct cpuset cpus;
+	struct report_opts ro;
+	bool bins;
+};
+
+enum {
+	OPT_DEV = 256, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS, OPT_IODEPTH, OPT_CPUS,
+	OPT_OFFSET, OPT_SIZE, OPT_RUNTIME, OPT_RAMP, OPT_NUMBER_IOS, OPT_IO_SIZE, OPT_RANDSEED,
+	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
+	OPT_DRAIN, OPT_PER_CPU, OPT_HELP,
+};
+
+static const struct option workload_opts[] = {
+	{ "dev", required_argument, NULL, OPT_DEV },
+	{ "filename", required_argument, NULL, OPT_DEV },
+	{ "rw", required_argument, NULL, OPT_RW },
+	{ "readwrite", required_argument, NULL, OPT_RW },
+	{ "rwmixread", required_argument, NULL, OPT_RWMIXREAD },
+	{ "rwmixwrite", required_argument, NULL, OPT_RWMIXWRITE },
+	{ "bs", required_argument, NULL, OPT_BS },
+	{ "blocksize", required_argument, NULL, OPT_BS },
+	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "cpus_allowed", required_argument, NULL, OPT_CPUS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "ramp_time", required_argument, NULL, OPT_RAMP },
+	{ "ramp-time", required_argument, NULL, OPT_RAMP },
+	{ "number_ios", required_argument, NULL, OPT_NUMBER_IOS },
+	{ "number-ios", required_argument, NULL, OPT_NUMBER_IOS },
+	{ "io_size", required_argument, NULL, OPT_IO_SIZE },
+	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
+	{ "io_limit", required_argument, NULL, OPT_IO_SIZE },
+	{ "randseed", required_argument, NULL, OPT_RANDSEED },
+	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "allow_write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "iodepth_batch_submit", required_argument, NULL, OPT_BATCH },
+	{ "iodepth_batch", required_argument, NULL, OPT_BATCH },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "gtod_reduce", no_argument, NULL, OPT_NO_LAT },
+	{ "no-lat", no_argument, NULL, OPT_NO_LAT },
+	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+	{ "time_based", no_argument, NULL, OPT_TIME_BASED },
+	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
+	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void workload_usage(FILE *f, const char *cmd)
+{
+	fprintf(f,
+		"usage: blkload [-j] %s --dev DEVICE [--dev DEVICE ...] [OPTIONS]\n"
+		"\n"
+		"Workload (fio's names; sizes take k/m/g suffixes, times s/ms/us/m/h):\n"
+		"  --dev, --filename DEV       target block device (repeat for more jobs)\n"
+		"  --rw PATTERN                read write randread randwrite rw randrw (read)\n"
+		"  --rwmixread PCT             reads in rw/randrw (50); --rwmixwrite PCT\n"
+		"  --bs SIZE                   block size, multiple of the logical block (4k)\n"
+		"  --iodepth N                 IOs in flight per CPU queue (1)\n"
+		"  --cpus LIST                 CPUs for queues, e.g. 0-3,8 (first online CPU)\n"
+		"  --offset SIZE, --size SIZE  the region (whole device)\n"
+		"  --runtime TIME              time based: run this long after the ramp\n"
+		"  --ramp_time TIME            run this long before statistics start\n"
+		"  --number_ios N              stop after N IOs per job\n"
+		"  --io_size SIZE              stop after SIZE bytes per job\n"
+		"      (no runtime or limit: one pass over the region, like fio)\n"
+		"  --randseed N                seed of the offset sequence (0)\n"
+		"  --allow-write               required for workloads that write\n"
+		"  --force                     write even to a mounted or claimed device\n"
+		"  --iodepth_batch_submit N    bios per plug (min(iodepth, 16))\n"
+		"  --gtod_reduce               no per-IO timestamps or histogram\n"
+		"  --percentile_list P:P:...   percentiles to report (fio's default list)\n"
+		"  --per-cpu                   per-CPU queue breakdown in the report\n"
+		"  --drain-timeout MS          wait for in-flight IO when stopping (5000)\n",
+		cmd);
+}
+
+static int bad_value(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, "blkload: --%s '%s': %s\n", opt, val, what);
+	return -1;
+}
+
+static int parse_percentiles(const char *s, struct report_opts *ro)
+{
+	char *copy = xstrdup(s), *save = NULL, *tok;
+	int ret = 0;
+
+	free(ro->percentiles);
+	ro->percentiles = NULL;
+	ro->nr_percentiles = 0;
+	for (tok = strtok_r(copy, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
+		char *end;
+		double p = strtod(tok, &end);
+
+		if (*end || !(p > 0 && p <= 100)) {
+			ret = bad_value("percentile_list", s, "percentiles are in (0, 100]");
+			break;
+		}
+		ro->percentiles = xrealloc(ro->percentiles,
+					   (ro->nr_percentiles + 1) * sizeof(double));
+		ro->percentiles[ro->nr_percentiles++] = p;
+	}
+	free(copy);
+	return ret;
+}
+
+static void workload_free(struct workload *w)
+{
+	free(w->devs);
+	cpuset_free(&w->cpus);
+	free(w->ro.percentiles);
+}
+
+/* Parses the workload options; returns 0, 1 after --help, or -1. */
+static int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
+{
+	uint32_t u32;
+	int c;
+
+	memset(w, 0, sizeof(*w));
+	w->rwmixread = 50;
+	w->bs = 4096;
+	w->iodepth = 1;
+	w->drain_ms = 5000;
+	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
+	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
+	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", workload_opts, NULL)) != -1) {
+		const char *name = optind > 1 ? argv[optind - 1] : "";
+		int ret = 0;
+
+		(void)name;
+		switch (c) {
+		case OPT_DEV:
+			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
+			w->devs[w->nr_devs++] = optarg;
+			break;
+		case OPT_RW:
+			if (rw_parse(optarg, &w->rw))
+				ret = bad_value("rw", optarg,
+						"one of read write randread randwrite rw randrw");
+			w->have_rw = true;
+			break;
+		case OPT_RWMIXREAD:
+			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
+			      bad_value("rwmixread", optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_RWMIXWRITE:
+			ret = parse_u32_range(optarg, 0, 100, &u32) ?
+			      bad_value("rwmixwrite", optarg, "a percentage 0-100") : 0;
+			w->rwmixread = 100 - u32;
+			break;
+		case OPT_BS: {
+			uint64_t v;
+
+			if (parse_size(optarg, &v) || !v || v > UINT32_MAX)
+				ret = bad_value("bs", optarg, "a size such as 4k");
+			w->bs = (uint32_t)v;
+			break;
+		}
+		case OPT_IODEPTH:
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->iodepth) ?
+			      bad_value("iodepth", optarg, "a number >= 1") : 0;
+			break;
+		case OPT_BATCH:
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->batch) ?
+			      bad_value("iodepth_batch_submit", optarg, "a number >= 1") : 0;
+			break;
+		case OPT_CPUS:
+			ret = parse_cpulist(optarg, &w->cpus) ?
+			      bad_value("cpus", optarg, "a CPU list such as 0-3,8") : 0;
+			w->have_cpus = true;
+			break;
+		case OPT_OFFSET:
+			ret = parse_size(optarg, &w->offset) ? bad_value("offset", optarg, "a size") : 0;
+			break;
+		case OPT_SIZE:
+			ret = parse_size(optarg, &w->size) ? bad_value("size", optarg, "a size") : 0;
+			break;
+		case OPT_IO_SIZE:
+			ret = parse_size(optarg, &w->io_size) ?
+			      bad_value("io_size", optarg, "a size") : 0;
+			break;
+		case OPT_RUNTIME:
+			ret = parse_time_ns(optarg, &w->runtime) ?
+			      bad_value("runtime", optarg, "a time such as 10s") : 0;
+			break;
+		case OPT_RAMP:
+			ret = parse_time_ns(optarg, &w->ramp) ?
+			      bad_value("ramp_time", optarg, "a time such as 2s") : 0;
+			break;
+		case OPT_NUMBER_IOS:
+			ret = parse_u64(optarg, &w->number_ios) ?
+			      bad_value("number_ios", optarg, "a number") : 0;
+			break;
+		case OPT_RANDSEED:
+			ret = parse_u64(optarg, &w->randseed) ?
+			      bad_value("randseed", optarg, "a number") : 0;
+			break;
+		case OPT_DRAIN:
+			ret = parse_u32_range(optarg, 0, 3600000, &w->drain_ms) ?
+			      bad_value("drain-timeout", optarg, "milliseconds") : 0;
+			break;
+		case OPT_ALLOW_WRITE:
+			w->allow_write = true;
+			break;
+		case OPT_FORCE:
+			w->force = true;
+			break;
+		case OPT_NO_LAT:
+			w->no_lat = true;
+			break;
+		case OPT_PERCENTILES:
+			ret = parse_percentiles(optarg, &w->ro);
+			break;
+		case OPT_TIME_BASED:
+			break;	/* a runtime is always time based here */
+		case OPT_PER_CPU:
+			w->ro.queues = true;
+			break;
+		case OPT_HELP:
+			workload_usage(stdout, cmd);
+			return 1;
+		default:
+			workload_usage(stderr, cmd);
+			return -1;
+		}
+		if (ret)
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
+			cmd, argv[optind]);
+		return -1;
+	}
+	if (!w->nr_devs) {
+		fprintf(stderr, "blkload: %s: --dev DEVICE is required\n", cmd);
+		return -1;
+	}
+	return 0;
+}
+
+struct id_reply {
+	uint32_t id;
+};
+
+static int id_parse(struct nlattr **tb, void *arg)
+{
+	struct id_reply *r = arg;
+
+	return nla_get_u32_checked(tb[BLKLOAD_A_JOB_ID], &r->id) ? 0 : -EPROTO;
+}
+
+static void put_cpus(struct nl_msg *msg, const struct cpuset *set)
+{
+	size_t words = (cpuset_limit(set) + 63) / 64;
+	uint64_t *w = xcalloc(words, sizeof(*w));
+
+	for (unsigned int c = 0; c < cpuset_limit(set); c++)
+		if (cpuset_test(set, c))
+			w[c / 64] |= 1ULL << (c % 64);
+	nla_put(msg, BLKLOAD_A_CPUMASK, (int)(words * sizeof(*w)), w);
+	free(w);
+}
+
+/* The kernel says memory; say how much this job would have pinned. */
+static void explain_budget(struct bl_nl *nl, const struct workload *w)
+{
+	unsigned int ncpu = w->have_cpus ? cpuset_count(&w->cpus) : 1;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t pins = (w->bs + page - 1) / page * page * w->iodepth * ncpu;
+	char *s = fmt_bytes(pins);
+
+	(void)nl;
+	fprintf(stderr, "blkload: this job would pin %s (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs); see 'blkload info' for the budget\n",
+		s, pins, w->iodepth, w->bs, ncpu);
+	free(s);
+}
+
+static int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_NEW, 0);
+	struct id_reply r = { 0 };
+	int ret;
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_string(msg, BLKLOAD_A_PATH, dev);
+	nla_put_u32(msg, BLKLOAD_A_RW, w->rw);
+	nla_put_u32(msg, BLKLOAD_A_RWMIXREAD, w->rwmixread);
+	nla_put_u32(msg, BLKLOAD_A_BS, w->bs);
+	nla_put_u32(msg, BLKLOAD_A_IODEPTH, w->iodepth);
+	if (w->batch)
+		nla_put_u32(msg, BLKLOAD_A_BATCH, w->batch);
+	if (w->have_cpus)
+		put_cpus(msg, &w->cpus);
+	nla_put_u64(msg, BLKLOAD_A_OFFSET, w->offset);
+	if (w->size)
+		nla_put_u64(msg, BLKLOAD_A_SIZE, w->size);
+	if (w->runtime)
+		nla_put_u64(msg, BLKLOAD_A_RUNTIME, w->runtime);
+	if (w->ramp)
+		nla_put_u64(msg, BLKLOAD_A_RAMP_TIME, w->ramp);
+	if (w->number_ios)
+		nla_put_u64(msg, BLKLOAD_A_NUMBER_IOS, w->number_ios);
+	if (w->io_size)
+		nla_put_u64(msg, BLKLOAD_A_IO_SIZE, w->io_size);
+	nla_put_u64(msg, BLKLOAD_A_RANDSEED, w->randseed);
+	if (w->allow_write)
+		nla_put_flag(msg, BLKLOAD_A_ALLOW_WRITE);
+	if (w->force)
+		nla_put_flag(msg, BLKLOAD_A_FORCE);
+	if (w->detached)
+		nla_put_flag(msg, BLKLOAD_A_DETACHED);
+	if (w->no_lat)
+		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
+	ret = bl_nl_talk(nl, msg, id_parse, &r);
+	if (ret) {
+		char *what = xasprintf("%s", dev);
+
+		bl_nl_perror(nl, what);
+		free(what);
+		if (ret == -ENOMEM && nl->extack && strstr(nl->extack, "mem_budget"))
+			explain_budget(nl, w);
+		return ret;
+	}
+	*id = r.id;
+	return 0;
+}
+
+static int job_simple(struct bl_nl *nl, uint8_t cmd, uint32_t id, uint32_t drain_ms)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, cmd, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
+	if (cmd == BLKLOAD_CMD_JOB_STOP || cmd == BLKLOAD_CMD_JOB_DEL)
+		nla_put_u32(msg, BLKLOAD_A_DRAIN_TIMEOUT, drain_ms);
+	return bl_nl_talk(nl, msg, NULL, NULL);
+}
+
+static int jobs_start(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_START, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++)
+		nla_put_u32(msg, BLKLOAD_A_JOB_ID, ids[i]);
+	return bl_nl_talk(nl, msg, NULL, NULL);
+}
+
+struct get_ctx {
+	struct job *jobs;
+	unsigned int n;
+};
+
+static int get_parse(struct nlattr **tb, void *arg)
+{
+	struct get_ctx *g = arg;
+
+	g->jobs = xrealloc(g->jobs, (g->n + 1) * sizeof(*g->jobs));
+	if (job_parse(tb, &g->jobs[g->n])) {
+		job_clear(&g->jobs[g->n]);
+		fputs("blkload: malformed job in the kernel's reply\n", stderr);
+		return -EPROTO;
+	}
+	g->n++;
+	return 0;
+}
+
+static int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_GET, 0);
+	struct get_ctx g = { 0 };
+	int ret;
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
+	if (hist)
+		nla_put_flag(msg, BLKLOAD_A_WANT_HIST);
+	if (queues)
+		nla_put_flag(msg, BLKLOAD_A_WANT_QUEUES);
+	ret = bl_nl_talk(nl, msg, get_parse, &g);
+	if (!ret && g.n != 1)
+		ret = -EPROTO;
+	if (!ret)
+		*out = g.jobs[0];
+	else
+		for (unsigned int i = 0; i < g.n; i++)
+			job_clear(&g.jobs[i]);
+	free(g.jobs);
+	return ret;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct job *jobs, unsigned int n, const struct workload *w,
+		     double t0, uint64_t *prev_ios, uint64_t *prev_bytes, double *prev_t)
+{
+	uint64_t ios = 0, bytes = 0;
+	double t = now_s(), el = t - t0, dt = t - *prev_t;
+	char *bw;
+
+	for (unsigned int i = 0; i < n; i++) {
+		ios += jobs[i].op[OP_READ].ios + jobs[i].op[OP_WRITE].ios;
+		bytes += jobs[i].op[OP_READ].bytes + jobs[i].op[OP_WRITE].bytes;
+	}
+	if (dt <= 0)
+		return;
+	bw = fmt_bytes((uint64_t)((double)(bytes - *prev_bytes) / dt));
+	fprintf(stderr, "\r\033[K[%s] %u job%s: %.0f IOPS, %s/s, elapsed %.0fs",
+		w->ramp && el < (double)w->ramp / 1e9 ? "ramp" : "run", n, n == 1 ? "" : "s",
+		(double)(ios - *prev_ios) / dt, bw, el);
+	if (w->runtime)
+		fprintf(stderr, ", eta %.0fs",
+			(double)(w->runtime + w->ramp) / 1e9 - el > 0 ?
+			(double)(w->runtime + w->ramp) / 1e9 - el : 0);
+	free(bw);
+	*prev_ios = ios;
+	*prev_bytes = bytes;
+	*prev_t = t;
+}
+
+static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
+		       const struct workload *w)
+{
+	struct out *o = out_new(stdout, ctx->json, ctx->pretty);
+	struct report_opts ro = w->ro;
+	struct job sum = { 0 };
+
+	ro.bins = w->bins;
+	if (ctx->json) {
+		time_t t = time(NULL);
+		char buf[64];
+
+		strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&t));
+		out_str(o, "blkload version", NULL, "blkload-" BLKLOAD_CLI_VERSION);
+		out_u64(o, "timestamp", NULL, (uint64_t)t, NULL);
+		out_str(o, "time", NULL, buf);
+		out_begin_array(o, "jobs", NULL);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		report_job(o, NULL, &jobs[i], jobs[i].path, &ro);
+		job_sum(&sum, &jobs[i]);
+		sum.no_lat = jobs[i].no_lat;
+	}
+	if (ctx->json)
+		out_end_array(o);
+	if (n > 1 || ctx->json)
+		report_job(o, "all_jobs", &sum, "All jobs", &ro);
+	out_free(o);
+	job_clear(&sum);
+}
+
+/* Deletes what was made, reporting (not failing on) errors. */
+static void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n, uint32_t drain_ms)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (job_simple(nl, BLKLOAD_CMD_JOB_DEL, ids[i], drain_ms))
+			bl_nl_perror(nl, "delete job");
+}
+
+static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
+{
+	const char *cmd = detached ? "start" : "run";
+	struct workload w;
+	struct bl_nl nl;
+	uint32_t *ids = NULL;
+	struct job *jobs = NULL;
+	unsigned int n = 0;
+	int ret, rc = 1;
+
+	ret = workload_parse(&w, argc, argv, cmd);
+	if (ret) {
+		workload_free(&w);
+		return ret > 0 ? 0 : 2;
+	}
+	if (ctx->json_plus)
+		w.bins = true;
+	w.detached = detached;
+	if (bl_nl_open(&nl)) {
+		workload_free(&w);
+		return 1;
+	}
+	ids = xcalloc(w.nr_devs, sizeof(*ids));
+	for (n = 0; n < w.nr_devs; n++)
+		if (job_new(&nl, &w, w.devs[n], &ids[n]))
+			goto out_del;
+	if (jobs_start(&nl, ids, n)) {
+		bl_nl_perror(&nl, "start");
+		goto out_del;
+	}
+	if (detached) {
+		struct out *o = out_new(stdout, ctx->json, ctx->pretty);
+
+		out_begin_array(o, "jobs", NULL);
+		for (unsigned int i = 0; i < n; i++) {
+			out_begin_object(o, NULL, NULL);
+			out_u64(o, "job_id", NULL, ids[i], NULL);
+			out_str(o, "device", NULL, w.devs[i]);
+			out_end_object(o);
+			if (!ctx->json)
+				printf("job %u: %s\n", ids[i], w.devs[i]);
+		}
+		out_end_array(o);
+		out_free(o);
+		rc = 0;
+		goto out;
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	jobs = xcalloc(n, sizeof(*jobs));
+	{
+		bool tty = isatty(STDERR_FILENO) && !ctx->json;
+		double t0 = now_s(), last_shown = t0, prev_t = t0;
+		uint64_t prev_ios = 0, prev_bytes = 0;
+		bool stopped = false;
+
+		for (;;) {
+			unsigned int done = 0;
+
+			for (unsigned int i = 0; i < n; i++) {
+				job_clear(&jobs[i]);
+				if (job_get(&nl, ids[i], false, false, &jobs[i])) {
+					bl_nl_perror(&nl, "job-get");
+					goto out_del;
+				}
+				done += jobs[i].state == BLKLOAD_STATE_DONE;
+			}
+			if (done == n)
+				break;
+			if (interrupted && !stopped) {
+				for (unsigned int i = 0; i < n; i++)
+					if (job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i], w.drain_ms))
+						bl_nl_perror(&nl, "stop");
+				stopped = true;
+				continue;
+			}
+			if (tty && now_s() - last_shown >= 1.0) {
+				progress(jobs, n, &w, t0, &prev_ios, &prev_bytes, &prev_t);
+				last_shown = now_s();
+			}
+			usleep(50000);
+		}
+		if (tty && last_shown > t0)
+			fputs("\r\033[K", stderr);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		job_clear(&jobs[i]);
+		if (job_get(&nl, ids[i], true, w.ro.queues, &jobs[i])) {
+			bl_nl_perror(&nl, "job-get");
+			goto out_del;
+		}
+	}
+	report_all(ctx, jobs, n, &w);
+	rc = 0;
+	for (unsigned int i = 0; i < n; i++)
+		if (jobs[i].error || jobs[i].op[OP_READ].errors || jobs[i].op[OP_WRITE].errors)
+			rc = 1;
+out_del:
+	jobs_del(&nl, ids, n, w.drain_ms);
+out:
+	if (jobs)
+		for (unsigned int i = 0; i < n; i++)
+			job_clear(&jobs[i]);
+	free(jobs);
+	free(ids);
+	bl_nl_close(&nl);
+	workload_free(&w);
+	return rc;
+}
+
+int cmd_run(struct ctx *ctx, int argc, char **argv)
+{
+	return run_or_start(ctx, argc, argv, false);
+}
+
+int cmd_start(struct ctx *ctx, int argc, char **argv)
+{
+	return run_or_start(ctx, argc, argv, true);
+}
+
+/* stop, stats: ID [ID ...] with report options. */
+static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
+{
+	static const struct option opts[] = {
+		{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+		{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct workload w = { 0 };
+	struct job *jobs;
+	uint32_t *ids;
+	struct bl_nl nl;
+	unsigned int n, i;
+	int c, rc = 0;
+
+	w.drain_ms = 5000;
+	w.ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
+	w.ro.percentiles = xcalloc(w.ro.nr_percentiles, sizeof(double));
+	memcpy(w.ro.percentiles, default_percentiles, sizeof(default_percentiles));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PERCENTILES:
+			if (parse_percentiles(optarg, &w.ro))
+				goto usage;
+			break;
+		case OPT_PER_CPU:
+			w.ro.queues = true;
+			break;
+		case OPT_DRAIN:
+			if (parse_u32_range(optarg, 0, 3600000, &w.drain_ms))
+				goto usage;
+			break;
+		case OPT_HELP:
+			printf("usage: blkload [-j] %s ID [ID ...] [--per-cpu] [--percentile_list P:P]%s\n",
+			       argv[0], stop ? " [--drain-timeout MS]" : "");
+			workload_free(&w);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	n = (unsigned int)(argc - optind);
+	if (!n) {
+		fprintf(stderr, "blkload: %s: a job id is required (see 'blkload list')\n", argv[0]);
+		goto usage;
+	}
+	ids = xcalloc(n, sizeof(*ids));
+	for (i = 0; i < n; i++) {
+		if (parse_u32_range(argv[optind + (int)i], 1, UINT32_MAX, &ids[i])) {
+			fprintf(stderr, "blkload: '%s' is not a job id\n", argv[optind + (int)i]);
+			free(ids);
+			goto usage;
+		}
+	}
+	if (bl_nl_open(&nl)) {
+		free(ids);
+		workload_free(&w);
+		return 1;
+	}
+	jobs = xcalloc(n, sizeof(*jobs));
+	w.bins = ctx->json_plus;
+	for (i = 0; i < n; i++) {
+		if (stop && job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i], w.drain_ms)) {
+			char *what = xasprintf("stop job %u", ids[i]);
+
+			bl_nl_perror(&nl, what);
+			free(what);
+			rc = 1;
+		}
+		if (job_get(&nl, ids[i], true, w.ro.queues, &jobs[i])) {
+			char *what = xasprintf("job %u", ids[i]);
+
+			bl_nl_perror(&nl, what);
+			free(what);
+			rc = 1;
+			break;
+		}
+	}
+	if (!rc)
+		report_all(ctx, jobs, n, &w);
+	if (stop && !rc)
+		jobs_del(&nl, ids, n, w.drain_ms);
+	for (i = 0; i < n; i++)
+		job_clear(&jobs[i]);
+	free(jobs);
+	free(ids);
+	bl_nl_close(&nl);
+	workload_free(&w);
+	return rc;
+usage:
+	workload_free(&w);
+	return 2;
+}
+
+int cmd_stop(struct ctx *ctx, int argc, char **argv)
+{
+	return ids_cmd(ctx, argc, argv, true);
+}
+
+int cmd_stats(struct ctx *ctx, int argc, char **argv)
+{
+	return ids_cmd(ctx, argc, argv, false);
+}
+
+int cmd_list(struct ctx *ctx, int argc, char **argv)
+{
+	struct get_ctx g = { 0 };
+	struct nl_msg *msg;
+	struct bl_nl nl;
+	struct out *o;
+	int ret;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--help")) {
+			puts("usage: blkload [-j] list\nList every job: id, device, state, workload.");
+			return 0;
+		}
+		fprintf(stderr, "blkload: list: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
+	if (bl_nl_open(&nl))
+		return 1;
+	msg = bl_nl_msg(&nl, BLKLOAD_CMD_JOB_GET, NLM_F_DUMP);
+	if (!msg) {
+		bl_nl_close(&nl);
+		return 1;
+	}
+	ret = bl_nl_talk(&nl, msg, get_parse, &g);
+	if (ret) {
+		bl_nl_perror(&nl, "list");
+	} else {
+		o = out_new(stdout, ctx->json, ctx->pretty);
+		if (!ctx->json)
+			printf("%-6s %-20s %-9s %-10s %-9s %8s %7s %-8s %10s %12s\n", "ID", "DEVICE",
+			       "STATE", "REASON", "RW", "BS", "IODEPTH", "CPUS", "ELAPSED", "IOS");
+		out_begin_array(o, "jobs", NULL);
+		for (unsigned int i = 0; i < g.n; i++) {
+			const struct job *j = &g.jobs[i];
+			uint64_t ios = j->op[OP_READ].ios + j->op[OP_WRITE].ios;
+
+			if (!ctx->json) {
+				printf("%-6u %-20s %-9s %-10s %-9s %8u %7u %-8s %9.1fs %12" PRIu64 "\n",
+				       j->id, j->path, state_name(j->state), reason_name(j->reason),
+				       rw_name(j->rw), j->bs, j->iodepth, j->cpus,
+				       (double)j->elapsed / 1e9, ios);
+				continue;
+			}
+			out_begin_object(o, NULL, NULL);
+			out_u64(o, "job_id", NULL, j->id, NULL);
+			out_str(o, "device", NULL, j->path);
+			out_str(o, "state", NULL, state_name(j->state));
+			out_str(o, "done_reason", NULL, reason_name(j->reason));
+			out_str(o, "rw", NULL, rw_name(j->rw));
+			out_u64(o, "bs", NULL, j->bs, NULL);
+			out_u64(o, "iodepth", NULL, j->iodepth, NULL);
+			out_str(o, "cpus", NULL, j->cpus);
+			out_bool(o, "detached", NULL, !j->owner);
+			out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
+			out_u64(o, "ios", NULL, ios, NULL);
+			out_u64(o, "inflight", NULL, j->inflight, NULL);
+			out_end_object(o);
+		}
+		out_end_array(o);
+		out_free(o);
+	}
+	for (unsigned int i = 0; i < g.n; i++)
+		job_clear(&g.jobs[i]);
+	free(g.jobs);
+	bl_nl_close(&nl);
+	return ret ? 1 : 0;
+}
