@@ -21,7 +21,7 @@ SBINDIR ?= /usr/local/sbin
 BUILD ?= $(CURDIR)/build
 
 SPEC := Documentation/netlink/specs/blkload.yaml
-GEN := include/uapi/linux/blkload.h module/nl_gen.c module/nl_gen.h
+GEN := include/uapi/linux/blkload.h module/nl_gen.c module/nl_gen.h userspace/nl_names.h
 KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 
 export KDIR KVER BUILD
@@ -49,6 +49,7 @@ generate:
 	python3 scripts/nlgen.py uapi $(SPEC) > include/uapi/linux/blkload.h
 	python3 scripts/nlgen.py policy $(SPEC) > module/nl_gen.c
 	python3 scripts/nlgen.py policy-h $(SPEC) > module/nl_gen.h
+	python3 scripts/nlgen.py names $(SPEC) > userspace/nl_names.h
 
 check-generated:
 	python3 scripts/nlgen.py check $(SPEC) $(GEN)

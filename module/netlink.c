@@ -111,7 +111,7 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_PATH)) {
+	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_PATH) || nla_len(tb[BLKLOAD_A_PATH]) <= 1) {
 		NL_SET_ERR_MSG(info->extack, "a device path is required");
 		return -EINVAL;
 	}

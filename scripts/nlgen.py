@@ -8,7 +8,8 @@ definitions (const, enum), attribute-sets, operations, mcast-groups.
   nlgen.py uapi   SPEC > include/uapi/linux/blkload.h
   nlgen.py policy SPEC > module/nl_gen.c
   nlgen.py policy-h SPEC > module/nl_gen.h
-  nlgen.py check  SPEC UAPI POLICY POLICY_H   exit 1 when a file is stale
+  nlgen.py names SPEC > userspace/nl_names.h
+  nlgen.py check  SPEC UAPI POLICY POLICY_H NAMES   exit 1 when a file is stale
 """
 
 import sys
@@ -232,6 +233,21 @@ def gen_policy(spec):
     return '\n'.join(out).rstrip('\n') + '\n'
 
 
+def gen_names(spec):
+    out = banner(spec, 'c', 'YNL-GEN user names (scripts/nlgen.py)')
+    out[0] = '/* SPDX-License-Identifier: GPL-2.0 */'
+    guard = f'{spec.up}_NL_NAMES_H'
+    out += ['', f'#ifndef {guard}', f'#define {guard}', '',
+            '#include <linux/blkload.h>', '']
+    main_set = spec.set_by_name[spec.name]
+    out.append('/* Top-level attribute names, for the kernel\'s "bad attribute" reports. */')
+    out.append(f'static const char *const {c_lower(spec.name)}_attr_names[] = {{')
+    for a in main_set['attributes']:
+        out.append(f'\t[{spec.attr_enum(main_set, a)}] = "{a["name"]}",')
+    out += ['};', '', f'#endif /* {guard} */']
+    return '\n'.join(out) + '\n'
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__)
@@ -243,10 +259,12 @@ def main(argv):
         sys.stdout.write(gen_policy(spec))
     elif mode == 'policy-h':
         sys.stdout.write(gen_policy_h(spec))
+    elif mode == 'names':
+        sys.stdout.write(gen_names(spec))
     elif mode == 'check':
         rc = 0
         for path, text in ((argv[3], gen_uapi(spec)), (argv[4], gen_policy(spec)),
-                           (argv[5], gen_policy_h(spec))):
+                           (argv[5], gen_policy_h(spec)), (argv[6], gen_names(spec))):
             with open(path, encoding='utf-8') as f:
                 if f.read() != text:
                     print(f'{path} is stale: run "make generate"')

@@ -70,3 +70,51 @@ bl_check() {
 		ktap_test_fail "$desc"
 	fi
 }
+
+# Evaluates Python assertions over JSON on stdin: "d" is the document.
+#   blkload -j run ... | bl_json 'd["jobs"][0]["read"]["total_ios"] == 100'
+# Each argument is one assertion; the failing one is printed.
+bl_json() {
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for expr in sys.argv[1:]:
+    try:
+        ok = eval(expr)
+    except Exception as e:
+        ok = False
+        print("# %s: %r" % (expr, e))
+    if not ok:
+        print("# assertion failed: %s" % expr)
+        sys.exit(1)
+' "$@"
+}
+
+# (Re)loads null_blk with the given module parameters.
+bl_nullb() {
+	modprobe -r null_blk 2>/dev/null
+	modprobe null_blk "$@"
+}
+
+# (Re)loads brd with one RAM disk of $1 KiB.
+bl_brd() {
+	modprobe -r brd 2>/dev/null
+	modprobe brd rd_nr=1 rd_size="$1"
+}
+
+# Waits up to $1 tenths of a second for "${@:2}" to succeed.
+bl_wait() {
+	local n=$1
+	shift
+	while ((n-- > 0)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Nothing of blkload is left: no job, no pinned memory, refcount 0.
+bl_clean() {
+	blkload -j info | bl_json 'd["nr_jobs"] == 0' 'd["mem_used"] == 0' &&
+		test "$(bl_refcnt)" = 0
+}

@@ -32,7 +32,7 @@ struct workload {
 	unsigned int nr_devs;
 	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms;
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
-	bool have_rw, have_cpus, allow_write, force, no_lat, detached;
+	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;
 	struct report_opts ro;
 	bool bins;
@@ -194,18 +194,20 @@ static int workload_parse(struct workload *w, int argc, char **argv, const char 
 		case OPT_BS: {
 			uint64_t v;
 
-			if (parse_size(optarg, &v) || !v || v > UINT32_MAX)
+			/* Only the syntax here: the module says what it accepts. */
+			if (parse_size(optarg, &v) || v > UINT32_MAX)
 				ret = bad_value("bs", optarg, "a size such as 4k");
 			w->bs = (uint32_t)v;
 			break;
 		}
 		case OPT_IODEPTH:
-			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->iodepth) ?
-			      bad_value("iodepth", optarg, "a number >= 1") : 0;
+			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->iodepth) ?
+			      bad_value("iodepth", optarg, "a number") : 0;
 			break;
 		case OPT_BATCH:
-			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->batch) ?
-			      bad_value("iodepth_batch_submit", optarg, "a number >= 1") : 0;
+			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->batch) ?
+			      bad_value("iodepth_batch_submit", optarg, "a number") : 0;
+			w->have_batch = true;
 			break;
 		case OPT_CPUS:
 			ret = parse_cpulist(optarg, &w->cpus) ?
@@ -331,7 +333,7 @@ static int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, 
 	nla_put_u32(msg, BLKLOAD_A_RWMIXREAD, w->rwmixread);
 	nla_put_u32(msg, BLKLOAD_A_BS, w->bs);
 	nla_put_u32(msg, BLKLOAD_A_IODEPTH, w->iodepth);
-	if (w->batch)
+	if (w->have_batch)
 		nla_put_u32(msg, BLKLOAD_A_BATCH, w->batch);
 	if (w->have_cpus)
 		put_cpus(msg, &w->cpus);

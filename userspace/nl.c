@@ -9,6 +9,7 @@
 #include <netlink/genl/ctrl.h>
 
 #include "nl.h"
+#include "nl_names.h"
 #include "util.h"
 
 #ifndef SOL_NETLINK
@@ -111,6 +112,25 @@ static void parse_extack(struct bl_nl *nl, struct nlmsghdr *nlh)
 			nl->extack = xstrdup(m);
 		}
 	}
+	if (tb[NLMSGERR_ATTR_OFFS] && nl->last) {
+		uint32_t offs;
+
+		/* An offset into our request: find the top-level attribute there. */
+		if (nla_get_u32_checked(tb[NLMSGERR_ATTR_OFFS], &offs)) {
+			struct nlmsghdr *req = nlmsg_hdr(nl->last);
+			struct nlattr *a;
+			int rem;
+
+			nlmsg_for_each_attr(a, req, GENL_HDRLEN, rem) {
+				size_t start = (size_t)((char *)a - (char *)req);
+
+				if (offs >= start && offs < start + nla_total_size(nla_len(a))) {
+					nl->extack_attr = nla_type(a);
+					break;
+				}
+			}
+		}
+	}
 	if (tb[NLMSGERR_ATTR_MISS_TYPE]) {
 		uint32_t t;
 
@@ -180,6 +200,7 @@ int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void 
 	free(nl->extack);
 	nl->extack = NULL;
 	nl->extack_missing = 0;
+	nl->extack_attr = 0;
 	nl->error = 0;
 
 	cb = nl_cb_alloc(NL_CB_CUSTOM);
@@ -196,13 +217,14 @@ int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void 
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, talk_valid, &t);
 
 	ret = nl_send_auto(nl->sk, msg);
-	nlmsg_free(msg);
 	if (ret < 0) {
+		nlmsg_free(msg);
 		nl_cb_put(cb);
 		nl->error = -EIO;
 		fprintf(stderr, "blkload: cannot send to the kernel: %s\n", nl_geterror(ret));
 		return nl->error;
 	}
+	nl->last = msg;
 	while (!t.done && !t.cb_ret) {
 		ret = nl_recvmsgs(nl->sk, cb);
 		if (ret < 0 && !t.done) {
@@ -212,6 +234,8 @@ int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void 
 			break;
 		}
 	}
+	nl->last = NULL;
+	nlmsg_free(msg);
 	nl_cb_put(cb);
 	if (t.cb_ret)
 		return t.cb_ret;
@@ -222,7 +246,13 @@ void bl_nl_perror(const struct bl_nl *nl, const char *what)
 {
 	int e = nl->error < 0 ? -nl->error : nl->error;
 
-	if (nl->extack)
+	const char *attr = nl->extack_attr > 0 &&
+			   nl->extack_attr < (int)ARRAY_SIZE(blkload_attr_names) ?
+			   blkload_attr_names[nl->extack_attr] : NULL;
+
+	if (nl->extack && attr)
+		fprintf(stderr, "blkload: %s: %s: %s (%s)\n", what, attr, nl->extack, strerror(e));
+	else if (nl->extack)
 		fprintf(stderr, "blkload: %s: %s (%s)\n", what, nl->extack, strerror(e));
 	else if (nl->extack_missing)
 		fprintf(stderr, "blkload: %s: missing attribute %d (%s)\n", what,

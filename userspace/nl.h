@@ -21,6 +21,8 @@ struct bl_nl {
 	int error;		/* negative errno of the last request, or 0 */
 	char *extack;		/* the kernel's message for it, or NULL */
 	int extack_missing;	/* attribute type the kernel reported missing, or 0 */
+	int extack_attr;	/* top-level attribute the kernel pointed at, or 0 */
+	struct nl_msg *last;	/* the request in flight, to resolve that pointer */
 };
 
 /* Prints the reason and returns -1 when the family cannot be reached. */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/blkload.yaml */
+/* YNL-GEN user names (scripts/nlgen.py) */
+
+#ifndef BLKLOAD_NL_NAMES_H
+#define BLKLOAD_NL_NAMES_H
+
+#include <linux/blkload.h>
+
+/* Top-level attribute names, for the kernel's "bad attribute" reports. */
+static const char *const blkload_attr_names[] = {
+	[BLKLOAD_A_VERSION] = "version",
+	[BLKLOAD_A_ABI_VERSION] = "abi-version",
+	[BLKLOAD_A_KERNEL_RELEASE] = "kernel-release",
+	[BLKLOAD_A_MAX_IODEPTH] = "max-iodepth",
+	[BLKLOAD_A_MAX_BS] = "max-bs",
+	[BLKLOAD_A_MAX_JOBS] = "max-jobs",
+	[BLKLOAD_A_MEM_BUDGET] = "mem-budget",
+	[BLKLOAD_A_MEM_USED] = "mem-used",
+	[BLKLOAD_A_NR_JOBS] = "nr-jobs",
+	[BLKLOAD_A_JOB_ID] = "job-id",
+	[BLKLOAD_A_PATH] = "path",
+	[BLKLOAD_A_RW] = "rw",
+	[BLKLOAD_A_RWMIXREAD] = "rwmixread",
+	[BLKLOAD_A_BS] = "bs",
+	[BLKLOAD_A_IODEPTH] = "iodepth",
+	[BLKLOAD_A_CPUMASK] = "cpumask",
+	[BLKLOAD_A_OFFSET] = "offset",
+	[BLKLOAD_A_SIZE] = "size",
+	[BLKLOAD_A_RUNTIME] = "runtime",
+	[BLKLOAD_A_RAMP_TIME] = "ramp-time",
+	[BLKLOAD_A_NUMBER_IOS] = "number-ios",
+	[BLKLOAD_A_IO_SIZE] = "io-size",
+	[BLKLOAD_A_RANDSEED] = "randseed",
+	[BLKLOAD_A_ALLOW_WRITE] = "allow-write",
+	[BLKLOAD_A_FORCE] = "force",
+	[BLKLOAD_A_DETACHED] = "detached",
+	[BLKLOAD_A_NO_LAT] = "no-lat",
+	[BLKLOAD_A_BATCH] = "batch",
+	[BLKLOAD_A_STATE] = "state",
+	[BLKLOAD_A_REASON] = "reason",
+	[BLKLOAD_A_ERROR] = "error",
+	[BLKLOAD_A_DEV_SIZE] = "dev-size",
+	[BLKLOAD_A_DEV_LBS] = "dev-lbs",
+	[BLKLOAD_A_MEM_PINNED] = "mem-pinned",
+	[BLKLOAD_A_STATS] = "stats",
+	[BLKLOAD_A_WANT_HIST] = "want-hist",
+	[BLKLOAD_A_WANT_QUEUES] = "want-queues",
+	[BLKLOAD_A_DRAIN_TIMEOUT] = "drain-timeout",
+	[BLKLOAD_A_OWNER] = "owner",
+	[BLKLOAD_A_INFLIGHT] = "inflight",
+};
+
+#endif /* BLKLOAD_NL_NAMES_H */
