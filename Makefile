@@ -10,6 +10,7 @@
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
+#   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
 #
 # Kbuild reads the file named Kbuild, so this Makefile is only the user's entry point.
 
@@ -27,7 +28,7 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 export KDIR KVER BUILD
 
 .PHONY: all module userspace clean install deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat
+	checkpatch sparse unit selftests vm kcompat bench
 
 all: module userspace
 
@@ -81,6 +82,10 @@ selftests: all
 
 vm: all
 	scripts/vm
+
+# blkload against fio on null_blk in one guest run; ratios, not a test.
+bench: all
+	scripts/vm -t 1800 -- scripts/bench.sh
 
 check:
 	@scripts/check.sh

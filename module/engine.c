@@ -21,6 +21,7 @@
 #include <linux/highmem.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -33,13 +34,21 @@ static void bl_end_io(struct bio *bio)
 {
 	struct bl_slot *slot = bio->bi_private;
 	struct bl_queue *q = slot->q;
+	struct task_struct *task = q->task;
 
 	if (!q->job->p.no_lat)
 		slot->done_ns = ktime_get_ns();
 	slot->status = bio->bi_status;
-	/* The first completion onto an empty list wakes the queue thread. */
+	/*
+	 * Once the slot is on the list the queue may drain, finish and be
+	 * freed: only @task is used after llist_add(), and the RCU read side
+	 * keeps its task_struct from being freed until the wakeup is done.
+	 * The first completion onto an empty list wakes the queue thread.
+	 */
+	rcu_read_lock();
 	if (llist_add(&slot->node, &q->done))
-		wake_up_process(q->task);
+		wake_up_process(task);
+	rcu_read_unlock();
 }
 
 static void bl_slot_free(struct bl_slot *slot)
@@ -224,7 +233,7 @@ static void bl_stamp(struct bl_slot *slot, u64 off)
 
 	for (i = 0; i < slot->nr_pages; i++) {
 		struct bio_vec *bv = &slot->bvecs[i];
-		u8 *p = page_address(bv->bv_page);
+		u8 *p = kmap_local_page(bv->bv_page);
 
 		for (s = 0; s < bv->bv_len; s += SECTOR_SIZE, off += SECTOR_SIZE) {
 			__le64 *h = (__le64 *)(p + s);
@@ -232,6 +241,7 @@ static void bl_stamp(struct bl_slot *slot, u64 off)
 			h[0] = cpu_to_le64(BLKLOAD_SECTOR_MAGIC);
 			h[1] = cpu_to_le64(off);
 		}
+		kunmap_local(p);
 	}
 }
 

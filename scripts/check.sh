@@ -124,6 +124,21 @@ valgrind_cli() {
 }
 step "valgrind: CLI paths without the module are clean" valgrind_cli
 
+valgrind_unit() {
+	local t
+	command -v valgrind >/dev/null || return 0
+	for t in build/tests/test_*; do
+		valgrind -q --trace-children=yes --leak-check=full --error-exitcode=99 "$t" \
+			>/dev/null 2>"$logs/valgrind.tmp"
+		if (($? == 99)) || grep -q "==[0-9]*==" "$logs/valgrind.tmp"; then
+			cat "$logs/valgrind.tmp"
+			echo "valgrind errors in $t"
+			return 1
+		fi
+	done
+}
+step "valgrind: unit tests are clean" valgrind_unit
+
 # --- guest --------------------------------------------------------------
 if [[ ${CHECK_GUEST:-1} == 0 ]]; then
 	result 1 "guest selftests" "SKIP CHECK_GUEST=0"

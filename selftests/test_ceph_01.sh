@@ -11,7 +11,7 @@ bl_require_root
 bl_require_cmd ceph-mon ceph-osd rbd blkload python3
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 7
 bl_mark start
 ceph_mini=$BLKLOAD_TOP/scripts/ceph-mini
 tmp=$(mktemp -d)

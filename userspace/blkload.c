@@ -23,6 +23,7 @@ static const struct cmd cmds[] = {
 	{ "stop", "ID [ID ...]", "stop detached jobs, report and delete them", cmd_stop },
 	{ "stats", "ID [ID ...]", "report jobs' statistics so far", cmd_stats },
 	{ "list", "", "list every job", cmd_list },
+	{ "monitor", "[--count N]", "print job-done events as they happen", cmd_monitor },
 	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help },
 };
 

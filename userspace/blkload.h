@@ -32,5 +32,6 @@ int cmd_start(struct ctx *ctx, int argc, char **argv);
 int cmd_stop(struct ctx *ctx, int argc, char **argv);
 int cmd_stats(struct ctx *ctx, int argc, char **argv);
 int cmd_list(struct ctx *ctx, int argc, char **argv);
+int cmd_monitor(struct ctx *ctx, int argc, char **argv);
 
 #endif

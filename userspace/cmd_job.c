@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <netlink/genl/ctrl.h>
+
 #include "blkload.h"
 #include "job.h"
 #include "nl.h"
@@ -446,6 +448,18 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
+/* Without SA_RESTART, so that a blocking receive returns on Ctrl-C. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -568,8 +582,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		goto out;
 	}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	catch_signals();
 	jobs = xcalloc(n, sizeof(*jobs));
 	{
 		bool tty = isatty(STDERR_FILENO) && !ctx->json;
@@ -814,4 +827,100 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 	free(g.jobs);
 	bl_nl_close(&nl);
 	return ret ? 1 : 0;
+}
+
+struct monitor_ctx {
+	struct ctx *ctx;
+	unsigned long seen;
+};
+
+static int monitor_event(struct nl_msg *msg, void *arg)
+{
+	struct monitor_ctx *m = arg;
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[BLKLOAD_A_MAX + 1];
+	struct job j;
+	struct out *o;
+
+	if (gh->cmd != BLKLOAD_CMD_JOB_DONE_NTF)
+		return NL_OK;
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, BLKLOAD_A_MAX, NULL) < 0 || job_parse(tb, &j)) {
+		fputs("blkload: malformed event\n", stderr);
+		return NL_OK;
+	}
+	if (m->ctx->json) {
+		o = out_new(stdout, true, false);
+		out_str(o, "event", NULL, "job-done");
+		out_u64(o, "job_id", NULL, j.id, NULL);
+		out_str(o, "device", NULL, j.path);
+		out_str(o, "done_reason", NULL, reason_name(j.reason));
+		out_s64(o, "error", NULL, j.error, NULL);
+		out_u64(o, "ios", NULL, j.op[OP_READ].ios + j.op[OP_WRITE].ios, NULL);
+		out_u64(o, "elapsed_ns", NULL, j.elapsed, NULL);
+		out_free(o);
+	} else {
+		printf("job %u %s: done (%s)%s%s, %" PRIu64 " IOs in %.3f s\n", j.id, j.path,
+		       reason_name(j.reason), j.error ? ", error " : "",
+		       j.error ? strerror(-j.error) : "",
+		       j.op[OP_READ].ios + j.op[OP_WRITE].ios, (double)j.elapsed / 1e9);
+	}
+	fflush(stdout);
+	job_clear(&j);
+	m->seen++;
+	return NL_OK;
+}
+
+int cmd_monitor(struct ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct monitor_ctx m = { .ctx = ctx };
+	uint64_t count = 0;
+	struct bl_nl nl;
+	int c, grp, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_u64(optarg, &count)) {
+				fprintf(stderr, "blkload: monitor: --count '%s': a number\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			puts("usage: blkload [-j] monitor [--count N]\n"
+			     "Print an event line each time a job finishes (group 'events');\n"
+			     "stop after N events, or on Ctrl-C.");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (bl_nl_open(&nl))
+		return 1;
+	grp = genl_ctrl_resolve_grp(nl.sk, BLKLOAD_FAMILY_NAME, BLKLOAD_MCGRP_EVENTS);
+	if (grp < 0 || nl_socket_add_membership(nl.sk, grp) < 0) {
+		fprintf(stderr, "blkload: monitor: cannot join the '%s' group\n",
+			BLKLOAD_MCGRP_EVENTS);
+		bl_nl_close(&nl);
+		return 1;
+	}
+	nl_socket_disable_seq_check(nl.sk);
+	nl_socket_modify_cb(nl.sk, NL_CB_VALID, NL_CB_CUSTOM, monitor_event, &m);
+	/* On stderr, so a waiting script knows events will now be seen. */
+	fprintf(stderr, "blkload: monitoring job events\n");
+	catch_signals();
+	while (!interrupted && (!count || m.seen < count)) {
+		ret = nl_recvmsgs_default(nl.sk);
+		if (ret < 0 && ret != -NLE_INTR && ret != -NLE_AGAIN) {
+			fprintf(stderr, "blkload: monitor: %s\n", nl_geterror(ret));
+			break;
+		}
+	}
+	bl_nl_close(&nl);
+	return 0;
 }

@@ -4,7 +4,9 @@
 
 #include <stddef.h>
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
