@@ -43,10 +43,13 @@ static void bl_end_io(struct bio *bio)
 	 * Once the slot is on the list the queue may drain, finish and be
 	 * freed: only @task is used after llist_add(), and the RCU read side
 	 * keeps its task_struct from being freed until the wakeup is done.
-	 * The first completion onto an empty list wakes the queue thread.
+	 * The first completion onto an empty list wakes the queue thread,
+	 * unless it completes inline in that thread's own submission (an
+	 * interrupt that happens to land on it must still wake it: it may be
+	 * about to sleep).
 	 */
 	rcu_read_lock();
-	if (llist_add(&slot->node, &q->done))
+	if (llist_add(&slot->node, &q->done) && (task != current || !in_task()))
 		wake_up_process(task);
 	rcu_read_unlock();
 }
