@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -495,6 +496,53 @@ static void progress(const struct job *jobs, unsigned int n, const struct worklo
 	*prev_t = t;
 }
 
+static int events_ignore(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+/*
+ * A socket on the "events" group: run waits on it instead of polling, so
+ * that the CLI takes no CPU from the queues it measures. NULL when it cannot
+ * be had; then run polls.
+ */
+static struct nl_sock *events_open(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int grp;
+
+	if (!sk)
+		return NULL;
+	if (genl_connect(sk) < 0)
+		goto err;
+	grp = genl_ctrl_resolve_grp(sk, BLKLOAD_FAMILY_NAME, BLKLOAD_MCGRP_EVENTS);
+	if (grp < 0 || nl_socket_add_membership(sk, grp) < 0)
+		goto err;
+	nl_socket_disable_seq_check(sk);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, events_ignore, NULL);
+	return sk;
+err:
+	nl_socket_free(sk);
+	return NULL;
+}
+
+/* Up to a second for any job event (the caller then reads the jobs' state). */
+static void events_wait(struct nl_sock *ev)
+{
+	struct pollfd pfd;
+
+	if (!ev) {
+		usleep(50000);
+		return;
+	}
+	pfd.fd = nl_socket_get_fd(ev);
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 1000) > 0 && (pfd.revents & POLLIN))
+		nl_recvmsgs_default(ev);
+}
+
 static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		       const struct workload *w)
 {
@@ -541,6 +589,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	struct bl_nl nl;
 	uint32_t *ids = NULL;
 	struct job *jobs = NULL;
+	struct nl_sock *ev = NULL;
 	unsigned int n = 0;
 	int ret, rc = 1;
 
@@ -560,6 +609,9 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	for (n = 0; n < w.nr_devs; n++)
 		if (job_new(&nl, &w, w.devs[n], &ids[n]))
 			goto out_del;
+	/* Joined before the start, so that no job-done event can be missed. */
+	if (!detached)
+		ev = events_open();
 	if (jobs_start(&nl, ids, n)) {
 		bl_nl_perror(&nl, "start");
 		goto out_del;
@@ -614,7 +666,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 				progress(jobs, n, &w, t0, &prev_ios, &prev_bytes, &prev_t);
 				last_shown = now_s();
 			}
-			usleep(50000);
+			events_wait(ev);
 		}
 		if (tty && last_shown > t0)
 			fputs("\r\033[K", stderr);
@@ -639,6 +691,8 @@ out:
 			job_clear(&jobs[i]);
 	free(jobs);
 	free(ids);
+	if (ev)
+		nl_socket_free(ev);
 	bl_nl_close(&nl);
 	workload_free(&w);
 	return rc;
