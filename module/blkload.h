@@ -134,7 +134,8 @@ struct bl_job {
 
 	/* Control state, under bl_jobs_lock. */
 	u32 state;		/* enum blkload_state */
-	bool freeing;
+	bool freeing;		/* deleted: freed once drained */
+	bool watched;		/* a watch work waits for the drain */
 
 	/* Shared with the queue threads. */
 	bool started;
@@ -144,7 +145,7 @@ struct bl_job {
 	atomic_t error;		/* first IO error, negative errno */
 	u64 start_ns;		/* set before started */
 	wait_queue_head_t wq;	/* queue finished */
-	struct work_struct destroy_work;
+	struct work_struct watch_work;
 };
 
 /* main.c */

@@ -7,9 +7,10 @@
  * the table and by each control operation working on it; the last reference
  * frees it, which is only ever dropped once no IO of the job is in flight.
  * A job whose device does not answer stays in the table as "stopping" until
- * its IO completes; a job whose owner went away is stopped and freed by a
- * work item, which holds a module reference so that rmmod fails with EBUSY
- * instead of waiting on a hung device.
+ * its IO completes, watched by a work item (which also frees it when it was
+ * deleted or its owner went away); while such a work item waits, the module
+ * holds a reference to itself so that rmmod fails with EBUSY instead of
+ * waiting on a hung device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -392,19 +393,6 @@ static bool bl_job_drained(struct bl_job *job)
 	return !atomic_read(&job->running);
 }
 
-int bl_job_stop(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack)
-{
-	bl_job_signal_stop(job, BLKLOAD_REASON_STOPPED);
-	if (!wait_event_timeout(job->wq, bl_job_drained(job), msecs_to_jiffies(timeout_ms))) {
-		pr_warn("job %u: %lu IOs still in flight on %s after %u ms\n", job->id,
-			bl_job_inflight(job), job->path, timeout_ms);
-		NL_SET_ERR_MSG(extack,
-			       "the device did not complete the job's in-flight IO in time; the job stays until it does");
-		return -ETIMEDOUT;
-	}
-	return 0;
-}
-
 static void bl_job_unlink(struct bl_job *job)
 {
 	mutex_lock(&bl_jobs_lock);
@@ -413,35 +401,59 @@ static void bl_job_unlink(struct bl_job *job)
 	bl_job_put(job);	/* the table's */
 }
 
-/* Waits, however long it takes, for a stopped job's IO; then frees it. */
-static void bl_job_destroy_work(struct work_struct *work)
+/* Waits, however long it takes, for a stopped job's IO; frees it if asked. */
+static void bl_job_watch_work(struct work_struct *work)
 {
-	struct bl_job *job = container_of(work, struct bl_job, destroy_work);
+	struct bl_job *job = container_of(work, struct bl_job, watch_work);
+	bool unlink;
 
 	while (!wait_event_timeout(job->wq, bl_job_drained(job), 10 * HZ))
 		pr_warn("job %u: still waiting for %lu IOs on %s\n", job->id,
 			bl_job_inflight(job), job->path);
-	bl_job_unlink(job);
+	mutex_lock(&bl_jobs_lock);
+	unlink = job->freeing;
+	mutex_unlock(&bl_jobs_lock);
+	if (unlink)
+		bl_job_unlink(job);
 	bl_job_put(job);	/* the work's */
 	module_put(THIS_MODULE);
 }
 
-/* Hands a stopped job to the destroy work; false when it is already there. */
-static bool bl_job_destroy_async(struct bl_job *job)
+/*
+ * A stopped job whose IO is still out: a work item waits for it and, when
+ * @free, frees the job then. Until then the module holds a reference to
+ * itself, so that rmmod fails with EBUSY instead of waiting on the device.
+ */
+static void bl_job_watch(struct bl_job *job, bool free)
 {
 	bool queue;
 
 	mutex_lock(&bl_jobs_lock);
-	queue = !job->freeing;
-	job->freeing = true;
+	if (free)
+		job->freeing = true;
+	queue = !job->watched;
+	job->watched = true;
 	mutex_unlock(&bl_jobs_lock);
 	if (!queue)
-		return false;
+		return;
 	refcount_inc(&job->ref);	/* the work's */
 	__module_get(THIS_MODULE);
-	INIT_WORK(&job->destroy_work, bl_job_destroy_work);
-	queue_work(bl_wq, &job->destroy_work);
-	return true;
+	INIT_WORK(&job->watch_work, bl_job_watch_work);
+	queue_work(bl_wq, &job->watch_work);
+}
+
+int bl_job_stop(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack)
+{
+	bl_job_signal_stop(job, BLKLOAD_REASON_STOPPED);
+	if (!wait_event_timeout(job->wq, bl_job_drained(job), msecs_to_jiffies(timeout_ms))) {
+		pr_warn("job %u: %lu IOs still in flight on %s after %u ms\n", job->id,
+			bl_job_inflight(job), job->path, timeout_ms);
+		NL_SET_ERR_MSG(extack,
+			       "the device did not complete the job's in-flight IO in time; the job stays until it does");
+		bl_job_watch(job, false);
+		return -ETIMEDOUT;
+	}
+	return 0;
 }
 
 int bl_job_del(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack)
@@ -451,7 +463,7 @@ int bl_job_del(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_a
 
 	ret = bl_job_stop(job, timeout_ms, extack);
 	if (ret) {
-		bl_job_destroy_async(job);
+		bl_job_watch(job, true);
 		return ret;
 	}
 	mutex_lock(&bl_jobs_lock);
@@ -486,7 +498,7 @@ void bl_jobs_owner_gone(u32 portid)
 		mutex_unlock(&bl_jobs_lock);
 		for (i = 0; i < n; i++) {
 			bl_job_signal_stop(batch[i], BLKLOAD_REASON_OWNER_GONE);
-			bl_job_destroy_async(batch[i]);
+			bl_job_watch(batch[i], true);
 			bl_job_put(batch[i]);
 		}
 	} while (n == ARRAY_SIZE(batch));
@@ -504,7 +516,7 @@ void bl_jobs_exit(void)
 	struct bl_job *job;
 	unsigned long index;
 
-	/* Pending destroy works hold module references: none can be left. */
+	/* Watch works hold module references: none can be left. */
 	destroy_workqueue(bl_wq);
 	mutex_lock(&bl_jobs_lock);
 	xa_for_each(&bl_jobs, index, job)

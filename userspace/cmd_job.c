@@ -719,10 +719,10 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct workload w = { 0 };
+	unsigned int n, i, got = 0;
 	struct job *jobs;
 	uint32_t *ids;
 	struct bl_nl nl;
-	unsigned int n, i;
 	int c, rc = 0;
 
 	w.drain_ms = 5000;
@@ -773,27 +773,39 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 	jobs = xcalloc(n, sizeof(*jobs));
 	w.bins = ctx->json_plus;
 	for (i = 0; i < n; i++) {
+		bool stuck = false;
+
 		if (stop && job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i], w.drain_ms)) {
 			char *what = xasprintf("stop job %u", ids[i]);
 
 			bl_nl_perror(&nl, what);
 			free(what);
+			stuck = nl.error == -ETIMEDOUT;
 			rc = 1;
 		}
-		if (job_get(&nl, ids[i], true, w.ro.queues, &jobs[i])) {
+		if (job_get(&nl, ids[i], true, w.ro.queues, &jobs[got])) {
 			char *what = xasprintf("job %u", ids[i]);
 
 			bl_nl_perror(&nl, what);
 			free(what);
 			rc = 1;
-			break;
+			continue;
 		}
+		if (stuck)
+			fprintf(stderr,
+				"blkload: job %u: %" PRIu64 " IOs still in flight on %s after %u ms; it is deleted when they complete\n",
+				ids[i], jobs[got].inflight, jobs[got].path, w.drain_ms);
+		got++;
 	}
-	if (!rc)
-		report_all(ctx, jobs, n, &w);
-	if (stop && !rc)
-		jobs_del(&nl, ids, n, w.drain_ms);
-	for (i = 0; i < n; i++)
+	if (got)
+		report_all(ctx, jobs, got, &w);
+	/* A job still draining is handed to the module, which frees it later. */
+	if (stop)
+		for (i = 0; i < n; i++)
+			if (job_simple(&nl, BLKLOAD_CMD_JOB_DEL, ids[i], w.drain_ms) &&
+			    nl.error != -ETIMEDOUT && nl.error != -ENOENT)
+				bl_nl_perror(&nl, "delete job");
+	for (i = 0; i < got; i++)
 		job_clear(&jobs[i]);
 	free(jobs);
 	free(ids);
