@@ -378,7 +378,8 @@ static int bl_queue_fn(void *data)
 
 	if (READ_ONCE(job->started)) {
 		bl_queue_run(q);
-		WRITE_ONCE(q->finished, true);
+		/* end_ns and cpu_end before finished, for job-get readers. */
+		smp_store_release(&q->finished, true);
 		if (atomic_dec_and_test(&job->running))
 			bl_job_finished(job);
 		wake_up_all(&job->wq);
@@ -426,6 +427,8 @@ u64 bl_queue_cpu_time(const struct bl_queue *q)
 
 	if (!READ_ONCE(q->ramp_done))
 		return 0;
-	end = READ_ONCE(q->finished) ? q->cpu_end : READ_ONCE(q->task->se.sum_exec_runtime);
+	/* Pairs with the release in bl_queue_fn(): cpu_end is set. */
+	end = smp_load_acquire(&q->finished) ? q->cpu_end :
+	      READ_ONCE(q->task->se.sum_exec_runtime);
 	return end - READ_ONCE(q->cpu_start);
 }

@@ -10,6 +10,7 @@
 
 #include <linux/netlink.h>
 #include <linux/notifier.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
@@ -315,7 +316,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		inflight += bl_queue_inflight(q);
 		if (!READ_ONCE(q->ramp_done))
 			ramp_done = false;
-		last = max(last, READ_ONCE(q->finished) ? q->end_ns : now);
+		/* Pairs with the release in bl_queue_fn(): end_ns is set. */
+		last = max(last, smp_load_acquire(&q->finished) ? q->end_ns : now);
 		if (!queues)
 			continue;
 		qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
@@ -453,11 +455,14 @@ static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	return skb->len;
 }
 
+/* Cleared, and waited for, before the family goes away at module exit. */
+static bool bl_nl_live;
+
 void bl_nl_notify_done(struct bl_job *job)
 {
 	struct sk_buff *msg;
 
-	if (!genl_has_listeners(&blkload_nl_family, &init_net, 0))
+	if (!READ_ONCE(bl_nl_live) || !genl_has_listeners(&blkload_nl_family, &init_net, 0))
 		return;
 	msg = genlmsg_new(bl_nl_job_size(job, false, false), GFP_KERNEL);
 	if (!msg)
@@ -466,7 +471,12 @@ void bl_nl_notify_done(struct bl_job *job)
 		nlmsg_free(msg);
 		return;
 	}
-	genlmsg_multicast(&blkload_nl_family, msg, 0, 0, GFP_KERNEL);
+	rcu_read_lock();
+	if (READ_ONCE(bl_nl_live))
+		genlmsg_multicast(&blkload_nl_family, msg, 0, 0, GFP_ATOMIC);
+	else
+		nlmsg_free(msg);
+	rcu_read_unlock();
 }
 
 static const struct genl_small_ops blkload_nl_ops[] = {
@@ -544,13 +554,19 @@ int __init blkload_nl_init(void)
 	if (ret)
 		return ret;
 	ret = genl_register_family(&blkload_nl_family);
-	if (ret)
+	if (ret) {
 		netlink_unregister_notifier(&bl_nl_notifier);
-	return ret;
+		return ret;
+	}
+	WRITE_ONCE(bl_nl_live, true);
+	return 0;
 }
 
 void blkload_nl_exit(void)
 {
+	/* Jobs finishing during unload must not multicast on a dead family. */
+	WRITE_ONCE(bl_nl_live, false);
+	synchronize_rcu();
 	genl_unregister_family(&blkload_nl_family);
 	netlink_unregister_notifier(&bl_nl_notifier);
 }

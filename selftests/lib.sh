@@ -118,3 +118,17 @@ bl_clean() {
 	blkload -j info | bl_json 'd["nr_jobs"] == 0' 'd["mem_used"] == 0' &&
 		test "$(bl_refcnt)" = 0
 }
+
+# Jobs that exist now; cheap enough to poll every 100 ms under emulation.
+bl_njobs() {
+	blkload -j info | grep -o '"nr_jobs":[0-9]*' | cut -d: -f2
+}
+
+bl_has_jobs() {
+	test "$(bl_njobs)" = "$1"
+}
+
+# Milliseconds of the monotonic-enough wall clock.
+bl_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}

@@ -17,16 +17,12 @@ bl_unload
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=6000000000
 
-ms() { echo $(($(date +%s%N) / 1000000)); }
-njobs() { blkload -j info | grep -o '"nr_jobs":[0-9]*' | cut -d: -f2; }
-has_jobs() { test "$(njobs)" = "$1"; }
-
 id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 4 --runtime 60 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])')
 sleep 1
-t0=$(ms)
+t0=$(bl_ms)
 out=$(blkload stop --drain-timeout 300 "$id" 2>&1) && rc=0 || rc=$?
-t1=$(ms)
+t1=$(bl_ms)
 echo "$out" | grep blkload: | sed 's/^/# /'
 echo "# stop returned after $((t1 - t0)) ms"
 bl_check "stop fails after its drain timeout, in under 3 s" \
@@ -35,12 +31,12 @@ bl_check "and says what is still in flight" \
 	grep -q "did not complete.*in time" <<<"$out"
 bl_check "4 IOs in flight reported" grep -q "4 IOs still in flight on /dev/nullb0" <<<"$out"
 
-t0=$(ms)
+t0=$(bl_ms)
 modprobe -r blkload 2>/dev/null && rc=0 || rc=$?
-t1=$(ms)
+t1=$(bl_ms)
 echo "# rmmod returned $rc after $((t1 - t0)) ms"
 bl_check "rmmod refuses at once while IO is out" test "$rc" -ne 0 -a $((t1 - t0)) -lt 3000
-bl_check "the job is freed once the device completes" bl_wait 150 has_jobs 0
+bl_check "the job is freed once the device completes" bl_wait 150 bl_has_jobs 0
 bl_check "then the module unloads" bl_wait 50 modprobe -r blkload
 
 bl_mark end
