@@ -110,5 +110,6 @@ print("blkload 2 CPUs vs 1 at iodepth 32: %.2fx (medians of %d), %.2fx (best run
     res["ratios"]["blkload_2cpu_vs_1cpu_qd32_best"]))
 print("latency accounting cost at iodepth 32: %.1f%% of IOPS" %
       (100 * res["ratios"]["latency_accounting_cost_qd32"]))
-print("JSON: %s" % out)
 PY
+echo "JSON ($out, in the guest):"
+cat "$out"
