@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A device that does not answer never hangs the CLI or rmmod: on a null_blk
-# that takes 6 s per IO, stop gives up after its drain timeout and says what
+# that takes 15 s per IO, stop gives up after its drain timeout and says what
 # is in flight, rmmod fails at once while that IO is out, and everything is
 # freed (and the module unloads) once the device completes it.
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +15,7 @@ ktap_set_plan 6
 bl_mark start
 bl_unload
 bl_load
-bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=6000000000
+bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=15000000000
 
 id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 4 --runtime 60 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])')
@@ -36,7 +36,7 @@ modprobe -r blkload 2>/dev/null && rc=0 || rc=$?
 t1=$(bl_ms)
 echo "# rmmod returned $rc after $((t1 - t0)) ms"
 bl_check "rmmod refuses at once while IO is out" test "$rc" -ne 0 -a $((t1 - t0)) -lt 3000
-bl_check "the job is freed once the device completes" bl_wait 150 bl_has_jobs 0
+bl_check "the job is freed once the device completes" bl_wait 300 bl_has_jobs 0
 bl_check "then the module unloads" bl_wait 50 modprobe -r blkload
 
 bl_mark end
