@@ -60,7 +60,8 @@ sums() {
 			"d['all_jobs']['read']['total_ios'] == 6000" \
 			"d['all_jobs']['read']['io_bytes'] == 6000 * 4096" \
 			"sum(d['all_jobs']['read']['lat_ns']['bins'].values()) == 6000" \
-			"abs(d['all_jobs']['read']['iops'] - sum(j['read']['iops'] for j in d['jobs'])) < 0.2 * d['all_jobs']['read']['iops']" \
+			"d['all_jobs']['elapsed_ns'] == max(j['elapsed_ns'] for j in d['jobs'])" \
+			"abs(d['all_jobs']['read']['iops'] - 6000e9 / d['all_jobs']['elapsed_ns']) < 1" \
 			"d['all_jobs']['read']['lat_ns']['min'] == min(j['read']['lat_ns']['min'] for j in d['jobs'])"
 }
 bl_check "two devices: per device and summed (IOs, bytes, histogram)" sums
