@@ -11,7 +11,7 @@ cd "$top"
 ksrc=$("$top/scripts/ksrc.sh")
 kdir=${KDIR:-$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)}
 kver=$(cat "$kdir/include/config/kernel.release")
-kfiles=(module/*.c module/*.h include/uapi/linux/blkload.h)
+kfiles=(module/*.c module/*.h include/uapi/linux/blkload.h include/blkload/*.h)
 kfiles=("${kfiles[@]/module\/blkload.mod.c/}")
 
 case ${1:?usage: lint.sh checkpatch|sparse|w1|kernel-doc} in

@@ -170,10 +170,8 @@ static int workload_parse(struct workload *w, int argc, char **argv, const char 
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", workload_opts, NULL)) != -1) {
-		const char *name = optind > 1 ? argv[optind - 1] : "";
 		int ret = 0;
 
-		(void)name;
 		switch (c) {
 		case OPT_DEV:
 			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
@@ -310,14 +308,13 @@ static void put_cpus(struct nl_msg *msg, const struct cpuset *set)
 }
 
 /* The kernel says memory; say how much this job would have pinned. */
-static void explain_budget(struct bl_nl *nl, const struct workload *w)
+static void explain_budget(const struct workload *w)
 {
 	unsigned int ncpu = w->have_cpus ? cpuset_count(&w->cpus) : 1;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t pins = (w->bs + page - 1) / page * page * w->iodepth * ncpu;
 	char *s = fmt_bytes(pins);
 
-	(void)nl;
 	fprintf(stderr, "blkload: this job would pin %s (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs); see 'blkload info' for the budget\n",
 		s, pins, w->iodepth, w->bs, ncpu);
 	free(s);
@@ -367,7 +364,7 @@ static int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, 
 		bl_nl_perror(nl, what);
 		free(what);
 		if (ret == -ENOMEM && nl->extack && strstr(nl->extack, "mem_budget"))
-			explain_budget(nl, w);
+			explain_budget(w);
 		return ret;
 	}
 	*id = r.id;

@@ -26,7 +26,7 @@
 #endif
 
 #define BL_HIST_BITS	6
-#define BL_HIST_VAL	(1U << BL_HIST_BITS)
+#define BL_HIST_VAL	64U	/* 2^BL_HIST_BITS */
 #define BL_HIST_GROUPS	29
 #define BL_HIST_NR	(BL_HIST_GROUPS * BL_HIST_VAL)
 
@@ -72,11 +72,11 @@ static inline BL_HIST_U64 bl_hist_mid(unsigned int idx)
  * samples, as fio computes it: the first bucket where the running count
  * reaches p% of the total; 0 when empty.
  */
-static inline uint64_t bl_hist_percentile(const uint64_t *hist, size_t nr, uint64_t total,
-					  double p)
+static inline BL_HIST_U64 bl_hist_percentile(const BL_HIST_U64 *hist, size_t nr,
+					     BL_HIST_U64 total, double p)
 {
 	double want = p / 100.0 * (double)total;
-	uint64_t sum = 0;
+	BL_HIST_U64 sum = 0;
 
 	if (!total)
 		return 0;

@@ -47,7 +47,7 @@ static inline BL_GEN_U64 bl_gen_rand(struct bl_gen *g)
 /* Uniform in [0, n) without modulo bias worth speaking of (Lemire's method). */
 static inline BL_GEN_U64 bl_gen_below(struct bl_gen *g, BL_GEN_U64 n)
 {
-	return (BL_GEN_U64)(((unsigned __int128)bl_gen_rand(g) * n) >> 64);
+	return (BL_GEN_U64)(((__uint128_t)bl_gen_rand(g) * n) >> 64);
 }
 
 /*
