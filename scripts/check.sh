@@ -11,12 +11,16 @@
 #
 # Each check's full log is in build/check/. Environment:
 #   CHECK_GUEST=0       skip the guest (host checks only)
+#   CHECK_HOST=0        skip the host checks (guest only)
 #   CHECK_TESTS="..."   run_kselftest.sh options for the guest (default: -c blkload)
 #   VM_ARGS="..."       extra scripts/vm options (e.g. "-k /path/bzImage")
+#   CHECK_VM=PATH       a stand-in for scripts/vm (the driver's own tests), with
+#   CHECK_LIST=FILE     the kselftest-list.txt it is judged against, and
+#   CHECK_LOGS=DIR      where the logs go (default build/check)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-logs=$top/build/check
+logs=${CHECK_LOGS:-$top/build/check}
 rm -rf "$logs"
 mkdir -p "$logs"
 
@@ -91,16 +95,24 @@ ktap() {
 echo "TAP version 13"
 
 # --- host ---------------------------------------------------------------
+host() {
 step "netlink spec: generated uapi header and policy up to date" make -s check-generated
 step "module builds with W=1, no warnings" scripts/lint.sh w1
 step "sparse (C=2) clean" scripts/lint.sh sparse
 step "checkpatch --strict clean" scripts/lint.sh checkpatch
 step "kernel-doc clean" scripts/lint.sh kernel-doc
-step "CLI builds with -Wall -Wextra -Werror" make -s -C userspace
-if make -s -C userspace unit-build >"$logs/unit-build.log" 2>&1; then
+step "CLI builds with -Wall -Wextra -Werror" make -s -C userspace WERROR=1
+if make -s -C userspace WERROR=1 unit-build >"$logs/unit-build.log" 2>&1; then
 	for t in build/tests/test_*; do
-		"$t" >"$logs/$(basename "$t").log" 2>&1
+		local before_n=$n before_fail=$fail trc=0
+		"$t" >"$logs/$(basename "$t").log" 2>&1 || trc=$?
 		ktap "unit/$(basename "$t")" "$logs/$(basename "$t").log"
+		# A binary that reported nothing, or failed without a failing test, fails.
+		if ((n == before_n)); then
+			result 0 "unit/$(basename "$t"): reported no test (exit $trc)"
+		elif ((trc != 0 && fail == before_fail)); then
+			result 0 "unit/$(basename "$t"): exited $trc"
+		fi
 	done
 else
 	sed 's/^/# /' "$logs/unit-build.log" | tail -25
@@ -128,7 +140,8 @@ valgrind_unit() {
 	local t
 	command -v valgrind >/dev/null || return 0
 	for t in build/tests/test_*; do
-		valgrind -q --trace-children=yes --leak-check=full --error-exitcode=99 "$t" \
+		valgrind -q --trace-children=yes --trace-children-skip='*/sh,*/dash,*/bash,*/fio' \
+			--leak-check=full --error-exitcode=99 "$t" \
 			>/dev/null 2>"$logs/valgrind.tmp"
 		if (($? == 99)) || grep -q "==[0-9]*==" "$logs/valgrind.tmp"; then
 			cat "$logs/valgrind.tmp"
@@ -138,29 +151,54 @@ valgrind_unit() {
 	done
 }
 step "valgrind: unit tests are clean" valgrind_unit
+step "check driver: the guest verdict fails on a bad exit, a missing test, no test" \
+	python3 scripts/tests/test_guest_verdict.py
+}
+
+if [[ ${CHECK_HOST:-1} != 0 ]]; then
+	host
+fi
 
 # --- guest --------------------------------------------------------------
-if [[ ${CHECK_GUEST:-1} == 0 ]]; then
-	result 1 "guest selftests" "SKIP CHECK_GUEST=0"
-else
-	step "module builds for the guest kernel" make -s module
-	step "selftests install (kselftest tree)" scripts/ksft-install.sh
+# The verdict (scripts/guest-verdict.py) cannot pass empty: a guest command
+# that did not exit 0, a selected selftest that did not report, a test that
+# reported fewer subtests than planned, or no test at all, each fail.
+guest() {
+	local vm=${CHECK_VM:-scripts/vm} line
+	if [[ -z ${CHECK_VM:-} ]]; then
+		step "module builds for the guest kernel" make -s module
+		step "selftests install (kselftest tree)" scripts/ksft-install.sh
+	fi
+	rm -rf "$logs/vm"
 	# shellcheck disable=SC2086
-	scripts/vm -t "${CHECK_VM_TIMEOUT:-1500}" -o "$logs/vm" ${VM_ARGS:-} -- \
+	"$vm" -t "${CHECK_VM_TIMEOUT:-1500}" -o "$logs/vm" ${VM_ARGS:-} -- \
 		scripts/guest-selftests.sh ${CHECK_TESTS:-} >/dev/null 2>"$logs/vm.err"
 	vrc=$?
-	if [[ -f $logs/vm/output ]]; then
-		ktap "guest" "$logs/vm/output"
-	fi
-	if [[ -s $logs/vm/splats ]] || [[ ! -f $logs/vm/rc ]] || ((vrc == 124)); then
-		sed 's/^/# /' "$logs/vm.err" | head -30
-		result 0 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
-	elif grep -q "kernel tainted" "$logs/vm.err"; then
+	while IFS= read -r line; do
+		if [[ $line == "ok "*"# SKIP"* ]]; then
+			line=${line#ok }
+			result 1 "${line%% # SKIP*}" "SKIP ${line##*# SKIP }"
+		elif [[ $line == "ok "* ]]; then
+			result 1 "${line#ok }"
+		else
+			result 0 "${line#not ok }"
+		fi
+	done < <(python3 scripts/guest-verdict.py --output "$logs/vm/output" --rc "$logs/vm/rc" \
+		--list "${CHECK_LIST:-build/kselftest/kselftest-list.txt}" --select "${CHECK_TESTS:-}" --name guest)
+	grep -E '^# (not )?ok|^# .*(FAIL|assertion|expected)' "$logs/vm/output" 2>/dev/null |
+		grep -v '^# ok' | head -40
+	if [[ -s $logs/vm/splats ]] || ((vrc == 124)) || grep -q "kernel tainted" "$logs/vm.err"; then
 		sed 's/^/# /' "$logs/vm.err" | head -30
 		result 0 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
 	else
 		result 1 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
 	fi
+}
+
+if [[ ${CHECK_GUEST:-1} == 0 ]]; then
+	result 1 "guest selftests" "SKIP CHECK_GUEST=0"
+else
+	guest
 fi
 
 echo "1..$n"

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The test lane's own tests: the guest verdict, and check.sh around it.
+
+Each case feeds a made-up guest run (KTAP output, exit status) to
+scripts/guest-verdict.py, or to scripts/check.sh with a stand-in for
+scripts/vm, and asserts the verdict: a good run passes; a bad exit status,
+a selected test that did not report, a selection that matches nothing, a
+test that failed before its first subtest, fewer subtests than planned and
+an empty run all fail.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+import importlib.util  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location('gv', os.path.join(TOP, 'scripts',
+                                                                  'guest-verdict.py'))
+gv = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gv)
+
+GOOD = """TAP version 13
+1..2
+# selftests: blkload: test_a.sh
+# TAP version 13
+# 1..2
+# ok 1 first thing
+# ok 2 second thing
+# # Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0
+ok 1 selftests: blkload: test_a.sh
+# selftests: blkload: test_b.sh
+# TAP version 13
+# 1..1
+# ok 1 only thing
+ok 2 selftests: blkload: test_b.sh
+"""
+
+LIST = ['blkload:test_a.sh', 'blkload:test_b.sh']
+
+
+def verdict(output, rc, expected=LIST):
+    res = gv.judge(output, rc, expected)
+    return all(ok for ok, _, _ in res), res
+
+
+class Verdict(unittest.TestCase):
+    def test_good_run_passes(self):
+        ok, res = verdict(GOOD, 0)
+        self.assertTrue(ok, res)
+        self.assertEqual(3, len(res))
+
+    def test_nonzero_exit_fails(self):
+        self.assertFalse(verdict(GOOD, 125)[0])
+
+    def test_missing_exit_status_fails(self):
+        self.assertFalse(verdict(GOOD, None)[0])
+
+    def test_empty_run_fails(self):
+        ok, res = verdict('', 0)
+        self.assertFalse(ok)
+        self.assertTrue(any('no selftest reported' in d for _, d, _ in res), res)
+
+    def test_empty_run_with_empty_selection_fails(self):
+        self.assertFalse(verdict('', 0, [])[0])
+
+    def test_missing_test_fails(self):
+        out = GOOD.split('# selftests: blkload: test_b.sh')[0]
+        ok, res = verdict(out, 0)
+        self.assertFalse(ok)
+        self.assertTrue(any('test_b.sh: did not report' in d for _, d, _ in res), res)
+
+    def test_exit_before_first_subtest_fails(self):
+        out = GOOD.replace('# TAP version 13\n# 1..1\n# ok 1 only thing\n'
+                           'ok 2 selftests: blkload: test_b.sh',
+                           'not ok 2 selftests: blkload: test_b.sh # exit=1')
+        self.assertFalse(verdict(out, 0)[0])
+
+    def test_ok_without_subtests_fails(self):
+        out = GOOD.replace('# TAP version 13\n# 1..1\n# ok 1 only thing\n', '')
+        self.assertFalse(verdict(out, 0)[0])
+
+    def test_fewer_subtests_than_planned_fails(self):
+        out = GOOD.replace('# ok 2 second thing\n', '')
+        self.assertFalse(verdict(out, 0)[0])
+
+    def test_failing_subtest_fails(self):
+        out = GOOD.replace('# ok 2 second thing', '# not ok 2 second thing').replace(
+            'ok 1 selftests: blkload: test_a.sh', 'not ok 1 selftests: blkload: test_a.sh')
+        self.assertFalse(verdict(out, 0)[0])
+
+    def test_timeout_fails(self):
+        out = GOOD.replace('ok 2 selftests: blkload: test_b.sh',
+                           'not ok 2 selftests: blkload: test_b.sh # TIMEOUT 600 seconds')
+        out = out.replace('# ok 1 only thing\n', '')
+        self.assertFalse(verdict(out, 0)[0])
+
+    def test_skip_is_a_skip(self):
+        out = GOOD.replace('# TAP version 13\n# 1..1\n# ok 1 only thing\n'
+                           'ok 2 selftests: blkload: test_b.sh',
+                           '# 1..0 # SKIP no Ceph\nok 2 selftests: blkload: test_b.sh # SKIP')
+        ok, res = verdict(out, 0)
+        self.assertTrue(ok, res)
+        self.assertTrue(any(skip for _, _, skip in res))
+
+    def test_selection(self):
+        with tempfile.NamedTemporaryFile('w', delete=False) as f:
+            f.write('\n'.join(LIST) + '\n')
+        try:
+            self.assertEqual(LIST, gv.selected(f.name, ''))
+            self.assertEqual(LIST, gv.selected(f.name, '-c blkload'))
+            self.assertEqual(['blkload:test_b.sh'], gv.selected(f.name, '-t blkload:test_b.sh'))
+            # A selection that names no installed test expects it anyway: it fails.
+            self.assertEqual(['blkload:nosuch'], gv.selected(f.name, '-t blkload:nosuch'))
+            self.assertFalse(verdict(GOOD, 0, gv.selected(f.name, '-t blkload:nosuch'))[0])
+        finally:
+            os.unlink(f.name)
+
+
+STUB = """#!/bin/bash
+# A stand-in for scripts/vm: writes the canned output and exit status.
+while (($#)); do
+	case $1 in -o) out=$2; shift 2 ;; -t) shift 2 ;; --) shift; break ;; *) shift ;; esac
+done
+mkdir -p "$out"
+cp "$STUB_OUTPUT" "$out/output"
+[[ -n $STUB_RC ]] && echo "$STUB_RC" >"$out/rc"
+: >"$out/splats"
+exit ${STUB_RC:-1}
+"""
+
+
+class CheckDriver(unittest.TestCase):
+    """check.sh end to end with the guest replaced: its closing line and status."""
+
+    def run_check(self, output, rc, select=''):
+        with tempfile.TemporaryDirectory() as d:
+            stub = os.path.join(d, 'vm')
+            with open(stub, 'w') as f:
+                f.write(STUB)
+            os.chmod(stub, 0o755)
+            with open(os.path.join(d, 'out'), 'w') as f:
+                f.write(output)
+            with open(os.path.join(d, 'list'), 'w') as f:
+                f.write('\n'.join(LIST) + '\n')
+            env = dict(os.environ, CHECK_HOST='0', CHECK_GUEST='1', CHECK_VM=stub,
+                       CHECK_LIST=os.path.join(d, 'list'), CHECK_LOGS=os.path.join(d, 'logs'),
+                       CHECK_TESTS=select, STUB_OUTPUT=os.path.join(d, 'out'),
+                       STUB_RC='' if rc is None else str(rc))
+            p = subprocess.run([os.path.join(TOP, 'scripts', 'check.sh')], env=env,
+                               cwd=TOP, capture_output=True, text=True, check=False)
+            last = p.stdout.strip().splitlines()[-1]
+            return p.returncode, last
+
+    def test_good(self):
+        rc, last = self.run_check(GOOD, 0)
+        self.assertEqual(0, rc, last)
+        self.assertRegex(last, r'^4 passed, 0 failed')
+
+    def test_cd_failed_in_guest(self):
+        rc, last = self.run_check('bash: line 2: cd: /tmp/clone: No such file or directory\n', 125)
+        self.assertNotEqual(0, rc)
+        self.assertRegex(last, r'^\d+ passed, [1-9]\d* failed')
+
+    def test_exit_1_at_top_of_a_selftest(self):
+        out = GOOD.replace('# TAP version 13\n# 1..1\n# ok 1 only thing\n'
+                           'ok 2 selftests: blkload: test_b.sh',
+                           'not ok 2 selftests: blkload: test_b.sh # exit=1')
+        rc, last = self.run_check(out, 0)
+        self.assertNotEqual(0, rc, last)
+
+    def test_selection_matching_nothing(self):
+        rc, last = self.run_check('No such test \'blkload:nosuch\'\n', 0, '-t blkload:nosuch')
+        self.assertNotEqual(0, rc, last)
+
+    def test_guest_crash(self):
+        rc, last = self.run_check(GOOD, None)
+        self.assertNotEqual(0, rc, last)
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=1)
