@@ -18,7 +18,7 @@ pkgs=(
 	# Ceph in the guest, librbd and the comparison engines
 	ceph-mon ceph-osd ceph-common librbd-dev librados-dev liburing-dev fio
 	# tests and checks
-	valgrind jq e2fsprogs
+	valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
 )
 
 missing=()

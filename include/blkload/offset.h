@@ -44,10 +44,36 @@ static inline BL_GEN_U64 bl_gen_rand(struct bl_gen *g)
 	return z ^ (z >> 31);
 }
 
+/* The high 64 bits of the 128-bit product @a * @b, from 32-bit halves. */
+static inline BL_GEN_U64 bl_gen_mulhi32(BL_GEN_U64 a, BL_GEN_U64 b)
+{
+	BL_GEN_U64 alo = a & 0xffffffffULL, ahi = a >> 32;
+	BL_GEN_U64 blo = b & 0xffffffffULL, bhi = b >> 32;
+	BL_GEN_U64 lo = alo * blo, m1 = ahi * blo, m2 = alo * bhi, hi = ahi * bhi;
+	BL_GEN_U64 mid = (lo >> 32) + (m1 & 0xffffffffULL) + (m2 & 0xffffffffULL);
+
+	return hi + (m1 >> 32) + (m2 >> 32) + (mid >> 32);
+}
+
+/*
+ * The high 64 bits of @a * @b: with the compiler's 128-bit type where it has
+ * one (64-bit builds), from 32-bit halves elsewhere; the bits are the same
+ * (a unit test compares them). Not mul_u64_u64_shr(a, b, 64): x86's shrd
+ * takes its count modulo 64.
+ */
+static inline BL_GEN_U64 bl_gen_mulhi(BL_GEN_U64 a, BL_GEN_U64 b)
+{
+#ifdef __SIZEOF_INT128__
+	return (BL_GEN_U64)(((__uint128_t)a * b) >> 64);
+#else
+	return bl_gen_mulhi32(a, b);
+#endif
+}
+
 /* Uniform in [0, n) without modulo bias worth speaking of (Lemire's method). */
 static inline BL_GEN_U64 bl_gen_below(struct bl_gen *g, BL_GEN_U64 n)
 {
-	return (BL_GEN_U64)(((__uint128_t)bl_gen_rand(g) * n) >> 64);
+	return bl_gen_mulhi(bl_gen_rand(g), n);
 }
 
 /*

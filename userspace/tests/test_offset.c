@@ -92,4 +92,23 @@ TEST(rejects_impossible)
 	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 1, false, 101, 0, 1 << 20, 4096));
 }
 
+/* The 32-bit path of the high multiply gives the 128-bit type's bits. */
+TEST(mulhi_32bit_path_matches_int128)
+{
+	struct bl_gen g = { .rng = 99 };
+	static const uint64_t edge[] = { 0, 1, 0xffffffffULL, 0x100000000ULL, UINT64_MAX,
+					 UINT64_MAX - 1, 0x8000000000000000ULL };
+
+	for (unsigned int i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		for (unsigned int j = 0; j < sizeof(edge) / sizeof(edge[0]); j++)
+			ASSERT_EQ((uint64_t)(((unsigned __int128)edge[i] * edge[j]) >> 64),
+				  bl_gen_mulhi32(edge[i], edge[j]));
+	for (int i = 0; i < 1000000; i++) {
+		uint64_t a = bl_gen_rand(&g), b = bl_gen_rand(&g);
+
+		ASSERT_EQ((uint64_t)(((unsigned __int128)a * b) >> 64), bl_gen_mulhi32(a, b));
+	}
+	ASSERT_EQ(UINT64_MAX - 1, bl_gen_mulhi32(UINT64_MAX, UINT64_MAX));
+}
+
 TEST_HARNESS_MAIN

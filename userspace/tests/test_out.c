@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "kselftest_harness.h"
 
 #include "out.h"
@@ -51,21 +53,50 @@ TEST(json_compact)
 	free(s);
 }
 
-TEST(json_pretty_balanced)
+/* Both forms parse as JSON (json-c) into the same document, value by value. */
+static void same_doc(struct __test_metadata *_metadata, const char *text)
 {
-	char *s = capture(doc, true, true);
-	int depth = 0;
+	struct json_object *d = json_tokener_parse(text), *v, *lat, *devs;
 
-	for (char *p = s; *p; p++) {
-		if (*p == '{' || *p == '[')
-			depth++;
-		if (*p == '}' || *p == ']')
-			depth--;
-		ASSERT_GE(depth, 0);
-	}
-	EXPECT_EQ(0, depth);
+	ASSERT_NE(NULL, d);
+	ASSERT_TRUE(json_object_object_get_ex(d, "name", &v));
+	EXPECT_STREQ("rbd\"0\"\n\\", json_object_get_string(v));
+	ASSERT_TRUE(json_object_object_get_ex(d, "iops", &v));
+	EXPECT_EQ(1234, json_object_get_int64(v));
+	ASSERT_TRUE(json_object_object_get_ex(d, "lat", &lat));
+	ASSERT_TRUE(json_object_object_get_ex(lat, "mean", &v));
+	EXPECT_EQ(1.5, json_object_get_double(v));
+	ASSERT_TRUE(json_object_object_get_ex(lat, "ok", &v));
+	EXPECT_TRUE(json_object_get_boolean(v));
+	ASSERT_TRUE(json_object_object_get_ex(d, "devs", &devs));
+	ASSERT_EQ(2, json_object_array_length(devs));
+	ASSERT_TRUE(json_object_object_get_ex(json_object_array_get_idx(devs, 0), "n", &v));
+	EXPECT_EQ(-3, json_object_get_int64(v));
+	EXPECT_EQ(7, json_object_get_int64(json_object_array_get_idx(devs, 1)));
+	ASSERT_TRUE(json_object_object_get_ex(d, "bs", &v));
+	EXPECT_EQ(4096, json_object_get_int64(v));
+	EXPECT_EQ(6, json_object_object_length(d));
+	json_object_put(d);
+}
+
+TEST(json_parses)
+{
+	char *s = capture(doc, true, false);
+
+	same_doc(_metadata, s);
+	free(s);
+	s = capture(doc, true, true);
+	same_doc(_metadata, s);
 	EXPECT_TRUE(strstr(s, "\n  \"iops\": 1234") != NULL);
 	free(s);
+}
+
+/* The checker itself: a missing comma or a cut document does not parse. */
+TEST(json_checker_rejects_broken)
+{
+	EXPECT_EQ(NULL, json_tokener_parse("{\"a\":1 \"b\":2}"));
+	EXPECT_EQ(NULL, json_tokener_parse("{\"a\":[1,2}"));
+	EXPECT_EQ(NULL, json_tokener_parse(""));
 }
 
 TEST(text)
