@@ -25,16 +25,6 @@
 #define GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[(attr)])
 #endif
 
-/* A plug sized for its batch where the kernel exports that (not 6.1). */
-static inline void bl_start_plug(struct blk_plug *plug, unsigned short nr)
-{
-#ifdef HAVE_EXPORT_BLK_START_PLUG_NR_IOS
-	blk_start_plug_nr_ios(plug, nr);
-#else
-	blk_start_plug(plug);
-#endif
-}
-
 /* An opened block device, whatever the running kernel's open API is. */
 struct bl_bdev {
 	struct block_device *bdev;

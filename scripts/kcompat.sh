@@ -5,11 +5,19 @@
 #
 #   kcompat.sh KDIR OUTDIR
 #
-# Each module/probes/NAME.c is built as an external module object with
-# -Werror against KDIR; the ones that compile become "#define HAVE_NAME 1" in
+# Each module/probes/NAME.c is built as an external module object against
+# KDIR; the ones that compile become "#define HAVE_NAME 1" in
 # OUTDIR/kcompat.h. Distribution kernels backport API changes, so version
 # numbers are never used to decide. The result is cached per kernel build
 # tree and probe set.
+#
+# Only the diagnostics that mean "this API is not there or not like this"
+# are errors (wrong arity, unknown names, int/pointer and pointer type
+# mismatches); other warnings, such as a newer compiler's, W=1's, or any
+# under a kernel built with CONFIG_WERROR (-Wno-error undoes it), are not,
+# so they cannot silently select a fallback. module/probes/_control.c proves
+# it on every run: it carries an unrelated warning and must compile, or
+# kcompat fails. Each failed probe's first error is kept in kcompat.h.
 set -euo pipefail
 
 kdir=${1:?usage: kcompat.sh KDIR OUTDIR}
@@ -35,7 +43,9 @@ for c in "$probes"/*.c; do
 	objs+=("p_$n.o")
 done
 {
-	echo "ccflags-y := -Werror"
+	echo "ccflags-y := -Wno-error -Werror=int-conversion -Werror=incompatible-pointer-types" \
+		"-Werror=implicit-function-declaration -Werror=implicit-int" \
+		"-Werror=return-type -Werror=discarded-qualifiers"
 	echo "obj-m := ${objs[*]}"
 } >"$work/Kbuild"
 
@@ -56,25 +66,24 @@ tmp=$out/kcompat.h.tmp
 	echo "#define _BLKLOAD_KCOMPAT_H"
 	for c in "$probes"/*.c; do
 		n=$(basename "$c" .c)
+		[[ $n == _* ]] && continue
 		u=${n^^}
 		if [[ -f $work/p_$n.o ]]; then
 			echo "#define HAVE_$u 1"
 		else
-			echo "/* #undef HAVE_$u */"
-		fi
-	done
-	# Exports cannot be seen by the compiler: read the symbol table.
-	for sym in kthread_create_on_cpu blk_start_plug_nr_ios; do
-		u=${sym^^}
-		if grep -qw "$sym" "$kdir/Module.symvers" 2>/dev/null; then
-			echo "#define HAVE_EXPORT_$u 1"
-		else
-			echo "/* #undef HAVE_EXPORT_$u */"
+			why=$(grep -m1 "p_$n\.c:[0-9]*:[0-9]*: error:" "$work/build.log" |
+				sed 's/.*error: //; s/[*][/]//g' || true)
+			echo "/* #undef HAVE_$u (${why:-did not compile}) */"
 		fi
 	done
 	echo "#endif"
 } >"$tmp"
 
+if [[ ! -f $work/p__control.o ]]; then
+	echo "kcompat: the control probe did not compile against $kdir: probes cannot be trusted" >&2
+	grep -m5 'error' "$work/build.log" >&2 || true
+	exit 1
+fi
 if ! grep -qE 'HAVE_(BDEV_FILE_OPEN_BY_PATH|BDEV_OPEN_BY_PATH|BLKDEV_GET_BY_PATH_4ARG|BLKDEV_GET_BY_PATH_3ARG) 1' "$tmp"; then
 	echo "kcompat: none of bdev_file_open_by_path, bdev_open_by_path or blkdev_get_by_path" >&2
 	echo "kcompat: compiled against $kdir (kernel newer than supported?); see $work/build.log" >&2
