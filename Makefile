@@ -8,6 +8,7 @@
 #   make install         module into /lib/modules/$(KVER)/extra (+ depmod), CLI into $(SBINDIR)
 #   make deps            install every Debian package build, tests and demo need
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
+#   make check-debug     the guest selftests on a KASAN/lockdep/kmemleak 6.12 kernel
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
 #   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
@@ -28,7 +29,7 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 export KDIR KVER BUILD
 
 .PHONY: all module userspace clean install deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench
+	checkpatch sparse unit selftests vm kcompat bench check-debug
 
 all: module userspace
 
@@ -89,3 +90,6 @@ bench: all
 
 check:
 	@scripts/check.sh
+
+check-debug:
+	@scripts/check-debug.sh
