@@ -3,10 +3,17 @@
  * blkload: block-device load generator, internal declarations.
  *
  * A job is one target block device, one workload and a set of CPUs. For each
- * CPU the job has a queue: a kthread bound to that CPU with iodepth slots,
- * each slot a preallocated bio with its data pages. The queue thread is the
- * only writer of its slots and statistics; completions hand slots back to it
- * through a lock-free list. Prototypes are grouped by the defining file.
+ * CPU the job has a queue: iodepth slots, each a preallocated bio with its
+ * data pages, and the queue's own generator, limits and statistics. Each CPU
+ * in use has one worker thread, bound to it, that serves the queues of every
+ * job on that CPU; it is the only writer of those queues' slots and
+ * statistics. Completions hand slots back to it through a lock-free list.
+ *
+ * Lifetimes: a job is referenced by the table (until it is unlinked), by
+ * each control operation working on it, and by its run (from the start
+ * until its IO has drained, when the done work drops it). A started job also
+ * holds a module reference until drained, so that rmmod is refused while any
+ * bio of ours may still complete. Prototypes are grouped by the defining file.
  */
 #ifndef _BLKLOAD_H
 #define _BLKLOAD_H
@@ -14,15 +21,16 @@
 #include <linux/atomic.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/completion.h>
+#include <linux/cache.h>
 #include <linux/cpumask.h>
+#include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
-#include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 
 #include <uapi/linux/blkload.h>
 #include <blkload/hist.h>
@@ -30,14 +38,12 @@
 
 #include "compat.h"
 
-#define BLKLOAD_VERSION		"0.2.0"
+#define BLKLOAD_VERSION		"0.3.0"
 
 /* Hard ceilings; the module parameters may only lower them. */
 #define BLKLOAD_BS_MAX		(4U << 20)
 #define BLKLOAD_IODEPTH_LIMIT	65536U
 #define BLKLOAD_JOBS_LIMIT	4096U
-#define BLKLOAD_BATCH_DEFAULT	16U
-#define BLKLOAD_DRAIN_DEFAULT_MS	5000U
 
 /* Each written 512-byte sector starts with this magic and its byte offset. */
 #define BLKLOAD_SECTOR_MAGIC	0x44414f4c4b4c42ULL	/* "BLKLOAD" */
@@ -51,6 +57,7 @@ struct bl_op_stats {
 	u64 lat_min;		/* ns; U64_MAX until the first sample */
 	u64 lat_max;
 	u64 lat_sum;
+	u64 lat_sum_hi;		/* carries of lat_sum: the sum is 128 bits */
 	u64 hist[BL_HIST_NR];
 };
 
@@ -60,39 +67,75 @@ struct bl_slot {
 	struct bio bio;
 	struct bl_queue *q;
 	struct llist_node node;	/* on bl_queue.done once completed */
+	u64 off;		/* byte offset of its IO */
 	u64 submit_ns;
 	u64 done_ns;
 	blk_status_t status;
 	bool read;
 	bool counted;		/* issued after the ramp: goes into the stats */
+	bool nowait;		/* submitted with REQ_NOWAIT */
 	unsigned short nr_pages;
 	struct bio_vec bvecs[];
 };
 
+/*
+ * One worker thread per CPU in use. The control plane hands it queues
+ * through @attach; @queues is its own. @users counts the queues of existing
+ * jobs that name this worker, under bl_jobs_lock; the thread stops when it
+ * drops to zero. @offline is set when the CPU goes offline: the worker then
+ * ends its queues' jobs (reason cpu-offline), drains them wherever the
+ * scheduler moves it, and no new job uses it.
+ */
+struct bl_worker {
+	unsigned int cpu;
+	struct task_struct *task;
+	struct llist_head attach;
+	struct list_head queues;	/* worker only */
+	unsigned int users;		/* bl_jobs_lock */
+	bool offline;			/* set under bl_jobs_lock, read by the worker */
+	bool offline_seen;		/* worker only */
+	struct completion offline_ack;
+};
+
 struct bl_queue {
+	/* Set up by the control plane, read-only once the job starts. */
 	struct bl_job *job;
+	struct bl_worker *worker;
 	unsigned int cpu;
 	unsigned int index;	/* stream number within the job */
-	struct task_struct *task;
-
-	/* Written by completions (any context), drained by the thread. */
-	struct llist_head done;
-
-	/* Everything below is written by the queue thread alone. */
+	struct llist_node attach_node;
 	struct bl_slot **slots;	/* all iodepth slots */
+
+	/* Written by completions (any context), drained by the worker. */
+	struct llist_head done ____cacheline_aligned_in_smp;
+
+	/* Everything below is written by the worker alone. */
+	struct list_head node ____cacheline_aligned_in_smp;
 	struct bl_slot **free;	/* stack of idle slots */
 	unsigned int nr_free;
+	struct bl_slot **retry;	/* refused (BLK_STS_AGAIN), to submit again as they were */
+	unsigned int nr_retry;
 	unsigned long inflight;	/* read racily by job-get */
 	struct bl_gen gen;
 	u64 limit;		/* IOs this queue issues after the ramp; U64_MAX: no limit */
 	u64 issued;		/* IOs issued after the ramp */
-	u64 cpu_start;		/* sum_exec_runtime at the end of the ramp */
-	u64 cpu_end;
-	u64 end_ns;		/* last completion, once finished */
-	bool ramp_done;
-	bool finished;
+	u64 ramp_end;		/* ns */
+	u64 end;		/* ns; 0: no runtime */
+	u64 count_start_ns;	/* the ramp's actual end: counting starts */
+	u64 progress_ns;	/* last completion, or when IO went out after idleness */
+	u64 last_done_ns;	/* the last completion's time stamp */
+	u64 end_ns;		/* the queue's last completion, once finished */
+	u64 again_ns;		/* last BLK_STS_AGAIN with no completion since; 0: none */
+	unsigned int again_idle; /* such refusals in a row with nothing in flight */
+	u32 reason;		/* runtime or limit, when the queue ended on its own */
+	bool nowait;		/* submit with REQ_NOWAIT */
+	bool stopping;
+	bool ramp_done;		/* published with release: stats reset, count_start_ns set */
+	bool finished;		/* published with release: end_ns set */
 
 	struct u64_stats_sync sync;
+	u64 cpu_time;		/* ns of worker CPU time on this queue after the ramp */
+	u64 stall_max;
 	struct bl_op_stats st[BL_NR_OPS];
 };
 
@@ -102,6 +145,7 @@ struct bl_params {
 	u32 bs;
 	u32 iodepth;
 	u32 batch;
+	u32 coe;		/* continue-on-error bits */
 	u64 offset;
 	u64 size;
 	u64 runtime_ns;
@@ -115,11 +159,20 @@ struct bl_params {
 	bool no_lat;
 };
 
+/*
+ * The socket a job belongs to: its network namespace and port id (port ids
+ * are per namespace), and the socket itself, held, to tell it from a newer
+ * socket that took the same port id after it closed.
+ */
+struct bl_owner {
+	struct net *net;	/* compared, never dereferenced */
+	u32 portid;		/* 0: detached */
+	struct sock *sk;	/* held by the job until it is freed */
+};
+
 struct bl_job {
 	u32 id;
-	refcount_t ref;		/* the table holds one; lookups take one */
-	struct list_head owner_node;
-	u32 owner;		/* netlink port id, 0 when detached */
+	refcount_t ref;
 	char *path;
 	struct bl_params p;
 	cpumask_var_t cpus;
@@ -133,19 +186,24 @@ struct bl_job {
 	struct bl_queue **queues;
 
 	/* Control state, under bl_jobs_lock. */
-	u32 state;		/* enum blkload_state */
-	bool freeing;		/* deleted: freed once drained */
-	bool watched;		/* a watch work waits for the drain */
+	struct bl_owner owner;
+	u32 state;		/* enum blkload_state; READ_ONCE outside the lock */
+	bool deleted;		/* freed once not running */
+	bool linked;		/* in the table */
+	bool counted;		/* in the job count and memory budget */
+	bool released;		/* done: slots, workers and device given back */
+	bool nowait;		/* the device takes REQ_NOWAIT and no bio needs a split */
 
-	/* Shared with the queue threads. */
-	bool started;
+	/* Shared with the workers. */
 	bool stop;
 	atomic_t running;	/* queues not yet finished */
-	atomic_t reason;	/* first reason to finish wins */
+	atomic_t reason;	/* first reason to end the job wins */
+	atomic_t qreason;	/* runtime or limit, when queues ended on their own */
 	atomic_t error;		/* first IO error, negative errno */
-	u64 start_ns;		/* set before started */
-	wait_queue_head_t wq;	/* queue finished */
-	struct work_struct watch_work;
+	u64 start_ns;		/* set before the queues are attached */
+	struct work_struct done_work;
+	struct list_head gc;	/* on a local list, to be put after unlocking */
+	bool gc_notify, gc_unlink;	/* what to do with it there */
 };
 
 /* main.c */
@@ -158,28 +216,46 @@ u64 blkload_mem_budget(void);
 /* job.c */
 extern struct mutex bl_jobs_lock;
 
-u64 bl_mem_used(void);
-unsigned int bl_nr_jobs(void);
+void bl_jobs_info(u64 *mem_used, unsigned int *nr_jobs, unsigned int *nr_workers);
 struct bl_job *bl_job_create(const char *path, const struct bl_params *p,
-			     const struct cpumask *cpus, u32 owner,
+			     const struct cpumask *cpus, const struct bl_owner *owner,
 			     struct netlink_ext_ack *extack);
 struct bl_job *bl_job_get(u32 id);
 void bl_job_put(struct bl_job *job);
 int bl_job_start(struct bl_job **jobs, unsigned int n, struct netlink_ext_ack *extack);
-int bl_job_stop(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack);
-int bl_job_del(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack);
+void bl_job_stop(struct bl_job *job);
+void bl_job_del(struct bl_job *job);
+void bl_job_detach(struct bl_job *job);
+bool bl_job_is_deleted(struct bl_job *job);
+u32 bl_job_owner_portid(struct bl_job *job);
 u32 bl_job_next_id(u32 after);
-void bl_jobs_owner_gone(u32 portid);
+void bl_jobs_owner_gone(const struct bl_owner *owner);
+void bl_job_end(struct bl_job *job, u32 reason);
+void bl_job_queue_finished(struct bl_job *job, u32 reason);
 void bl_jobs_exit(void);
 int bl_jobs_init(void);
 
+/* worker.c */
+struct bl_worker *bl_worker_get(unsigned int cpu);
+void bl_worker_put(struct bl_worker *w);
+void bl_worker_attach(struct bl_worker *w, struct bl_queue *q);
+void bl_worker_kick(struct bl_worker *w);
+unsigned int bl_nr_workers(void);
+int bl_workers_init(void);
+void bl_workers_exit(void);
+
 /* engine.c */
 int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu);
+void bl_queue_release(struct bl_queue *q);
 void bl_queue_free(struct bl_queue *q);
-void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist);
+u64 bl_queue_mem(const struct bl_params *p);
+void bl_queue_start(struct bl_queue *q);
+bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline);
+bool bl_queue_pending(struct bl_queue *q);
+void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
+			 u64 *cpu_time, u64 *stall_max);
+u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);
 unsigned long bl_queue_inflight(const struct bl_queue *q);
-u64 bl_queue_cpu_time(const struct bl_queue *q);
-void bl_job_finished(struct bl_job *job);
 
 /* netlink.c */
 int blkload_nl_init(void);

@@ -1,54 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkload: the per-CPU IO engine.
+ * blkload: the IO engine of one queue.
  *
- * One kthread per (job, CPU) owns iodepth slots. It pops idle slots, fills
- * their bios from the shared offset generator and submits them in batches
- * under a plug; bi_end_io, in whatever context the driver completes in, only
- * stamps the slot and pushes it onto the queue's lock-free done list. The
- * thread reaps that list, records statistics (it is their only writer) and
- * resubmits. Nothing on this path allocates, takes a lock shared with other
- * queues, or sleeps other than waiting for completions.
+ * A queue is one job's share of one CPU: iodepth slots, each a bio with its
+ * data pages, allocated when the job is made. The CPU's worker (worker.c)
+ * services it: it pops idle slots, fills their bios from the shared offset
+ * generator and submits them; bi_end_io, in whatever context the driver
+ * completes in, only stamps the slot and pushes it onto the queue's
+ * lock-free done list. The worker reaps that list, records statistics (it is
+ * their only writer) and resubmits. Nothing on this path allocates or takes
+ * a lock shared with other queues.
  *
- * Latency of an IO runs from the start of its batch (one clock read just
- * before the first submit_bio() of the batch) to its bi_end_io(). Bios of
- * one batch wait in the plug until the batch is flushed, so the preparation
- * and submission of up to batch - 1 other bios are inside every IO's
- * latency; the batch is bounded by the "batch" parameter (default
- * min(iodepth, 16)) and the documentation says so. With batch 1 the start
- * is just before the IO's own submit_bio().
+ * Latency of an IO runs from a clock read just before its own submit_bio()
+ * to its bi_end_io(), as fio times an IO from its own submission. With the
+ * default batch of 1 each bio is submitted on its own, without a plug, so
+ * every counted IO reaches the driver as its own request. A larger batch
+ * submits up to that many bios under one plug: they wait for the plug's
+ * flush (inside their latency) and may merge there.
+ *
+ * Writes carry REQ_SYNC | REQ_IDLE, as O_DIRECT writes do, so that writeback
+ * throttling does not treat them as background writeback.
+ *
+ * A worker serves every job on its CPU, so it must not sleep in
+ * submit_bio() waiting for a tag of one device while other queues wait. Where
+ * the device takes REQ_NOWAIT and no bio of the job needs splitting (a
+ * REQ_NOWAIT bio that must be split always fails), bios are submitted with
+ * it: one the device cannot take now completes with BLK_STS_AGAIN, is not
+ * counted, and is submitted again, with the same operation and offset, after
+ * the queue's next completion (or 1 ms when none is in flight). A queue
+ * whose bios keep failing so with nothing in flight falls back to plain,
+ * blocking submission.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/highmem.h>
-#include <linux/jiffies.h>
-#include <linux/kthread.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
-#include <linux/vmalloc.h>
 
 #include "blkload.h"
+
+/* Back-off after BLK_STS_AGAIN with nothing in flight; how many before giving up. */
+#define BL_AGAIN_BACKOFF_NS	(1000 * 1000)
+#define BL_AGAIN_GIVE_UP	1000
 
 static void bl_end_io(struct bio *bio)
 {
 	struct bl_slot *slot = bio->bi_private;
 	struct bl_queue *q = slot->q;
-	struct task_struct *task = q->task;
+	struct task_struct *task = q->worker->task;
 
 	if (!q->job->p.no_lat)
 		slot->done_ns = ktime_get_ns();
 	slot->status = bio->bi_status;
 	/*
 	 * Once the slot is on the list the queue may drain, finish and be
-	 * freed: only @task is used after llist_add(), and the RCU read side
-	 * keeps its task_struct from being freed until the wakeup is done.
-	 * The first completion onto an empty list wakes the queue thread,
-	 * unless it completes inline in that thread's own submission (an
-	 * interrupt that happens to land on it must still wake it: it may be
-	 * about to sleep).
+	 * freed, and its worker stopped: only @task is used after
+	 * llist_add(), and the RCU read side keeps its task_struct from being
+	 * freed until the wakeup is done. The first completion onto an empty
+	 * list wakes the worker, unless it completes inline in the worker's
+	 * own submission (an interrupt that lands on the worker must still
+	 * wake it: it may be about to sleep).
 	 */
 	rcu_read_lock();
 	if (llist_add(&slot->node, &q->done) && (task != current || !in_task()))
@@ -69,13 +82,27 @@ static void bl_slot_free(struct bl_slot *slot)
 	kfree(slot);
 }
 
+static size_t bl_slot_size(const struct bl_params *p)
+{
+	return struct_size_t(struct bl_slot, bvecs, DIV_ROUND_UP(p->bs, PAGE_SIZE));
+}
+
+/* Bytes one queue of a job with these parameters pins: slots, pages, arrays. */
+u64 bl_queue_mem(const struct bl_params *p)
+{
+	u64 pages = (u64)DIV_ROUND_UP(p->bs, PAGE_SIZE) * PAGE_SIZE;
+
+	return sizeof(struct bl_queue) +
+	       (u64)p->iodepth * (bl_slot_size(p) + pages + 3 * sizeof(void *));
+}
+
 static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
 {
 	struct bl_job *job = q->job;
 	unsigned int nr = DIV_ROUND_UP(job->p.bs, PAGE_SIZE), i, left = job->p.bs;
 	struct bl_slot *slot;
 
-	slot = kzalloc_node(struct_size(slot, bvecs, nr), GFP_KERNEL, node);
+	slot = kzalloc_node(bl_slot_size(&job->p), GFP_KERNEL, node);
 	if (!slot)
 		return NULL;
 	slot->q = q;
@@ -97,17 +124,19 @@ static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
 	return slot;
 }
 
-static int bl_queue_fn(void *data);
-
+/*
+ * Allocates queue @index of @job, for @cpu (its worker is named later, by
+ * bl_job_link()). On failure the partial queue is left in job->queues[] for
+ * bl_queue_free().
+ */
 int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 {
 	int node = cpu_to_node(cpu);
 	bool random = job->p.rw == BLKLOAD_RW_RANDREAD || job->p.rw == BLKLOAD_RW_RANDWRITE ||
 		      job->p.rw == BLKLOAD_RW_RANDRW;
-	u32 mix;
 	struct bl_queue *q;
 	unsigned int i;
-	int ret = -ENOMEM;
+	u32 mix;
 
 	switch (job->p.rw) {
 	case BLKLOAD_RW_READ:
@@ -129,7 +158,9 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 	q->job = job;
 	q->cpu = cpu;
 	q->index = index;
+	q->nowait = job->nowait;
 	init_llist_head(&q->done);
+	INIT_LIST_HEAD(&q->node);
 	u64_stats_init(&q->sync);
 	for (i = 0; i < BL_NR_OPS; i++)
 		q->st[i].lat_min = U64_MAX;
@@ -147,7 +178,8 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 
 	q->slots = kcalloc_node(job->p.iodepth, sizeof(*q->slots), GFP_KERNEL, node);
 	q->free = kcalloc_node(job->p.iodepth, sizeof(*q->free), GFP_KERNEL, node);
-	if (!q->slots || !q->free)
+	q->retry = kcalloc_node(job->p.iodepth, sizeof(*q->retry), GFP_KERNEL, node);
+	if (!q->slots || !q->free || !q->retry)
 		return -ENOMEM;
 	for (i = 0; i < job->p.iodepth; i++) {
 		q->slots[i] = bl_slot_alloc(q, node);
@@ -155,33 +187,49 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 			return -ENOMEM;
 		q->free[q->nr_free++] = q->slots[i];
 	}
-
-	q->task = kthread_create_on_node(bl_queue_fn, q, node, "blkload/%u:%u", job->id, cpu);
-	if (IS_ERR(q->task)) {
-		ret = PTR_ERR(q->task);
-		q->task = NULL;
-		return ret;
-	}
-	kthread_bind(q->task, cpu);
-	wake_up_process(q->task);	/* it waits for the start */
 	return 0;
 }
 
-/* Only after the thread is stopped and nothing is in flight. */
-void bl_queue_free(struct bl_queue *q)
+/*
+ * Frees the slots and their pages, once no IO of the queue is in flight:
+ * at the end of its run (the statistics stay) or with the job.
+ */
+void bl_queue_release(struct bl_queue *q)
 {
 	unsigned int i;
 
-	if (!q)
+	if (!q || !q->slots)
 		return;
-	if (q->task)
-		kthread_stop(q->task);
-	if (q->slots)
-		for (i = 0; i < q->job->p.iodepth; i++)
-			bl_slot_free(q->slots[i]);
+	for (i = 0; i < q->job->p.iodepth; i++)
+		bl_slot_free(q->slots[i]);
 	kfree(q->slots);
 	kfree(q->free);
+	kfree(q->retry);
+	q->slots = NULL;
+	q->free = NULL;
+	q->retry = NULL;
+}
+
+/* The rest, with the job; its worker reference was dropped by the caller. */
+void bl_queue_free(struct bl_queue *q)
+{
+	if (!q)
+		return;
+	bl_queue_release(q);
 	kfree(q);
+}
+
+/* Before the queue is handed to its worker; job->start_ns is set. */
+void bl_queue_start(struct bl_queue *q)
+{
+	struct bl_job *job = q->job;
+
+	q->ramp_end = job->start_ns + job->p.ramp_ns;
+	q->end = job->p.runtime_ns ? q->ramp_end + job->p.runtime_ns : 0;
+	q->count_start_ns = job->start_ns;
+	q->progress_ns = job->start_ns;
+	/* The above before ramp_done, for job-get readers. */
+	smp_store_release(&q->ramp_done, !job->p.ramp_ns);
 }
 
 static void bl_queue_reset_stats(struct bl_queue *q)
@@ -190,9 +238,15 @@ static void bl_queue_reset_stats(struct bl_queue *q)
 
 	u64_stats_update_begin(&q->sync);
 	for (i = 0; i < BL_NR_OPS; i++) {
+		u64 errors = q->st[i].errors;
+
 		memset(&q->st[i], 0, sizeof(q->st[i]));
+		/* Errors are never forgotten, not even those of the ramp. */
+		q->st[i].errors = errors;
 		q->st[i].lat_min = U64_MAX;
 	}
+	q->cpu_time = 0;
+	q->stall_max = 0;
 	u64_stats_update_end(&q->sync);
 }
 
@@ -201,34 +255,35 @@ static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 	struct bl_op_stats *st = &q->st[slot->read ? BL_READ : BL_WRITE];
 	struct bl_job *job = q->job;
 
-	if (slot->status) {
-		int err = blk_status_to_errno(slot->status);
+	if (unlikely(slot->status)) {
+		u32 coe = slot->read ? BLKLOAD_COE_READ : BLKLOAD_COE_WRITE;
 
-		atomic_cmpxchg(&job->error, 0, err);
-		atomic_cmpxchg(&job->reason, BLKLOAD_REASON_NONE, BLKLOAD_REASON_ERROR);
-		WRITE_ONCE(job->stop, true);
+		atomic_cmpxchg(&job->error, 0, blk_status_to_errno(slot->status));
+		if (!(job->p.coe & coe))
+			bl_job_end(job, BLKLOAD_REASON_ERROR);
+		u64_stats_update_begin(&q->sync);
+		st->errors++;
+		u64_stats_update_end(&q->sync);
+		return;
 	}
 	if (!slot->counted)
 		return;
 
 	u64_stats_update_begin(&q->sync);
-	if (slot->status) {
-		st->errors++;
-	} else {
-		st->ios++;
-		st->bytes += job->p.bs;
-		if (!job->p.no_lat) {
-			/* Clocks of two CPUs are never trusted to be ordered. */
-			u64 lat = slot->done_ns > slot->submit_ns ?
-				  slot->done_ns - slot->submit_ns : 0;
+	st->ios++;
+	st->bytes += job->p.bs;
+	if (!job->p.no_lat) {
+		/* Clocks of two CPUs are never trusted to be ordered. */
+		u64 lat = slot->done_ns > slot->submit_ns ? slot->done_ns - slot->submit_ns : 0;
 
-			if (lat < st->lat_min)
-				st->lat_min = lat;
-			if (lat > st->lat_max)
-				st->lat_max = lat;
-			st->lat_sum += lat;
-			st->hist[bl_hist_idx(lat)]++;
-		}
+		if (lat < st->lat_min)
+			st->lat_min = lat;
+		if (lat > st->lat_max)
+			st->lat_max = lat;
+		st->lat_sum += lat;
+		if (st->lat_sum < lat)
+			st->lat_sum_hi++;
+		st->hist[bl_hist_idx(lat)]++;
 	}
 	u64_stats_update_end(&q->sync);
 }
@@ -252,152 +307,238 @@ static void bl_stamp(struct bl_slot *slot, u64 off)
 	}
 }
 
+/* Fills the slot's bio for its operation and offset (slot->read, slot->off). */
 static void bl_prep(struct bl_queue *q, struct bl_slot *slot)
 {
 	struct bl_job *job = q->job;
 	struct bio *bio = &slot->bio;
-	u64 off;
+	blk_opf_t opf;
 	unsigned int i;
 
-	slot->read = bl_gen_next(&q->gen, &off);
-	if (!slot->read)
-		bl_stamp(slot, off);
+	if (slot->read) {
+		opf = REQ_OP_READ;
+	} else {
+		bl_stamp(slot, slot->off);
+		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
+	}
+	slot->nowait = q->nowait;
+	if (slot->nowait)
+		opf |= REQ_NOWAIT;
 	/* bio_reset() keeps bi_io_vec and bi_max_vecs; the pages are re-added. */
-	bl_bio_reset(bio, job->bdev.bdev, slot->read ? REQ_OP_READ : REQ_OP_WRITE);
-	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
+	bl_bio_reset(bio, job->bdev.bdev, opf);
+	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
 	for (i = 0; i < slot->nr_pages; i++)
 		__bio_add_page(bio, slot->bvecs[i].bv_page, slot->bvecs[i].bv_len, 0);
 	bio->bi_end_io = bl_end_io;
 	bio->bi_private = slot;
 }
 
-static void bl_finish(struct bl_queue *q, u32 reason)
+/*
+ * Reaps the done list at time @now: statistics, idle slots, stalls. A bio
+ * the device could not take now (REQ_NOWAIT) goes back to be submitted
+ * again, uncounted.
+ */
+static void bl_queue_reap(struct bl_queue *q, u64 now)
 {
-	atomic_cmpxchg(&q->job->reason, BLKLOAD_REASON_NONE, reason);
-}
+	struct llist_node *done = llist_del_all(&q->done);
+	u64 first = U64_MAX, last = 0, gap;
+	bool no_lat = q->job->p.no_lat;
+	struct bl_slot *slot, *tmp;
+	unsigned int again = 0, got = 0;
 
-static void bl_queue_run(struct bl_queue *q)
-{
-	struct bl_job *job = q->job;
-	u64 ramp_end = job->start_ns + job->p.ramp_ns;
-	u64 end = job->p.runtime_ns ? ramp_end + job->p.runtime_ns : 0;
-	bool stopping = false;
-	struct blk_plug plug;
-
-	q->ramp_done = !job->p.ramp_ns;
-	q->cpu_start = current->se.sum_exec_runtime;
-
-	for (;;) {
-		struct llist_node *done = llist_del_all(&q->done);
-		struct bl_slot *slot, *tmp;
-		u64 now;
-
-		llist_for_each_entry_safe(slot, tmp, done, node) {
-			bl_account(q, slot);
-			q->inflight--;
-			q->free[q->nr_free++] = slot;
-		}
-
-		now = ktime_get_ns();
-		if (!q->ramp_done && now >= ramp_end) {
-			bl_queue_reset_stats(q);
-			q->cpu_start = current->se.sum_exec_runtime;
-			WRITE_ONCE(q->ramp_done, true);
-		}
-		if (!stopping) {
-			if (READ_ONCE(job->stop)) {
-				stopping = true;
-				bl_finish(q, BLKLOAD_REASON_STOPPED);
-			} else if (end && now >= end) {
-				stopping = true;
-				bl_finish(q, BLKLOAD_REASON_RUNTIME);
-			} else if (q->issued >= q->limit && q->ramp_done) {
-				stopping = true;
-				bl_finish(q, BLKLOAD_REASON_LIMIT);
-			}
-		}
-
-		if (!stopping && q->nr_free) {
-			unsigned int n = min(q->nr_free, job->p.batch);
-			u64 t;
-
-			if (q->ramp_done)
-				n = min_t(u64, n, q->limit - q->issued);
-			/* One start time for the batch: see the top of this file. */
-			t = job->p.no_lat ? 0 : ktime_get_ns();
-			bl_start_plug(&plug, n);
-			while (n--) {
-				slot = q->free[--q->nr_free];
-				bl_prep(q, slot);
-				slot->counted = q->ramp_done;
-				if (slot->counted)
-					q->issued++;
-				q->inflight++;
-				slot->submit_ns = t;
-				submit_bio(&slot->bio);
-			}
-			blk_finish_plug(&plug);
-			/* Drivers that complete inline never let this thread sleep. */
-			cond_resched();
+	llist_for_each_entry_safe(slot, tmp, done, node) {
+		WRITE_ONCE(q->inflight, q->inflight - 1);
+		if (unlikely(slot->status == BLK_STS_AGAIN && slot->nowait)) {
+			if (slot->counted)
+				q->issued--;
+			q->retry[q->nr_retry++] = slot;
+			again++;
 			continue;
 		}
-
-		if (stopping && !q->inflight)
-			break;
-
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (llist_empty(&q->done) && !(READ_ONCE(job->stop) && !stopping)) {
-			long timeout = MAX_SCHEDULE_TIMEOUT;
-			u64 next = !q->ramp_done ? ramp_end : end;
-
-			if (!stopping && next) {
-				now = ktime_get_ns();
-				timeout = next > now ? nsecs_to_jiffies(next - now) + 1 : 0;
-			}
-			schedule_timeout(timeout);
+		bl_account(q, slot);
+		q->free[q->nr_free++] = slot;
+		got++;
+		if (!no_lat) {
+			first = min(first, slot->done_ns);
+			last = max(last, slot->done_ns);
 		}
-		__set_current_state(TASK_RUNNING);
 	}
-
-	q->cpu_end = current->se.sum_exec_runtime;
-	q->end_ns = ktime_get_ns();
+	if (got) {
+		/* A completion frees a tag: bios that were refused go again now. */
+		q->again_ns = 0;
+		q->again_idle = 0;
+		if (no_lat) {
+			first = now;
+			last = now;
+		}
+		/* A stall: IO in flight and no completion from progress_ns to first. */
+		gap = first > q->progress_ns ? first - q->progress_ns : 0;
+		if (q->ramp_done && gap > q->stall_max) {
+			u64_stats_update_begin(&q->sync);
+			q->stall_max = gap;
+			u64_stats_update_end(&q->sync);
+		}
+		WRITE_ONCE(q->progress_ns, max(last, q->progress_ns));
+		q->last_done_ns = max(last, q->last_done_ns);
+	} else if (again) {
+		q->again_ns = now;
+		if (!q->inflight && ++q->again_idle >= BL_AGAIN_GIVE_UP) {
+			/* Nothing of ours is out, yet the device keeps refusing. */
+			q->nowait = false;
+			pr_warn_once("job %u: %s keeps refusing REQ_NOWAIT bios; submitting them blocking\n",
+				     q->job->id, q->job->path);
+		}
+	}
 }
 
-static int bl_queue_fn(void *data)
+/* Whether the queue may submit at @now, after a BLK_STS_AGAIN back-off. */
+static bool bl_queue_may_submit(struct bl_queue *q, u64 now)
 {
-	struct bl_queue *q = data;
-	struct bl_job *job = q->job;
-
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (READ_ONCE(job->started) || kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-
-	if (READ_ONCE(job->started)) {
-		bl_queue_run(q);
-		/* end_ns and cpu_end before finished, for job-get readers. */
-		smp_store_release(&q->finished, true);
-		if (atomic_dec_and_test(&job->running))
-			bl_job_finished(job);
-		wake_up_all(&job->wq);
-	}
-
-	/* The thread lives until the job is freed (kthread_stop). */
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	if (!q->again_ns)
+		return true;
+	/* With IO in flight, its next completion (a free tag) ends the wait. */
+	if (q->inflight || now - q->again_ns < BL_AGAIN_BACKOFF_NS)
+		return false;
+	q->again_ns = 0;
+	return true;
 }
 
-/* A consistent copy of one queue's statistics (without histograms unless @hist). */
-void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist)
+static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
+{
+	struct bl_job *job = q->job;
+	unsigned int n = q->nr_free + q->nr_retry, batch = job->p.batch, i;
+	bool no_lat = job->p.no_lat;
+	struct blk_plug plug;
+
+	if (q->ramp_done)
+		n = min_t(u64, n, q->limit - q->issued);
+	/* IO in flight from now on: a stall would be counted from here. */
+	if (!q->inflight)
+		WRITE_ONCE(q->progress_ns, now);
+	while (n) {
+		unsigned int b = min(n, batch);
+
+		if (b > 1)
+			blk_start_plug(&plug);
+		for (i = 0; i < b; i++) {
+			struct bl_slot *slot;
+
+			if (q->nr_retry) {
+				/* The same operation and offset as the refused bio. */
+				slot = q->retry[--q->nr_retry];
+			} else {
+				slot = q->free[--q->nr_free];
+				slot->read = bl_gen_next(&q->gen, &slot->off);
+			}
+			bl_prep(q, slot);
+			slot->counted = q->ramp_done;
+			if (slot->counted)
+				q->issued++;
+			WRITE_ONCE(q->inflight, q->inflight + 1);
+			if (!no_lat)
+				slot->submit_ns = ktime_get_ns();
+			submit_bio(&slot->bio);
+		}
+		if (b > 1)
+			blk_finish_plug(&plug);
+		n -= b;
+		/* The CPU is going away: nothing more from this worker. */
+		if (unlikely(READ_ONCE(*offline)))
+			break;
+	}
+}
+
+/* Adds CPU time of the worker spent on this queue since the ramp. */
+static void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
+{
+	if (!q->ramp_done || !ns)
+		return;
+	u64_stats_update_begin(&q->sync);
+	q->cpu_time += ns;
+	u64_stats_update_end(&q->sync);
+}
+
+/*
+ * One pass of the worker over queue @q at time @now: reap, move through the
+ * ramp and the end conditions, submit. Returns true when it did anything
+ * (the worker then passes again before sleeping). Its CPU time on the queue
+ * (the thread's sum_exec_runtime, advanced at ticks and sleeps) is the
+ * queue's cpu_time. When the queue has finished (stopping, nothing in
+ * flight), it leaves the worker's list and may be freed as soon as this
+ * returns. The next time the queue needs a pass without a completion or a
+ * kick goes into *@deadline (when earlier).
+ */
+bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
+{
+	u64 cpu0 = current->se.sum_exec_runtime;
+	struct bl_job *job = q->job;
+	bool busy = false;
+
+	if (!llist_empty(&q->done)) {
+		bl_queue_reap(q, now);
+		busy = true;
+	}
+	if (!q->ramp_done && now >= q->ramp_end) {
+		bl_queue_reset_stats(q);
+		q->count_start_ns = now;
+		WRITE_ONCE(q->progress_ns, now);
+		/* The reset and count_start_ns before ramp_done, for job-get readers. */
+		smp_store_release(&q->ramp_done, true);
+	}
+	if (!q->stopping) {
+		if (offline) {
+			bl_job_end(job, BLKLOAD_REASON_CPU_OFFLINE);
+			q->stopping = true;
+		} else if (READ_ONCE(job->stop)) {
+			q->stopping = true;
+		} else if (q->end && now >= q->end) {
+			q->stopping = true;
+			q->reason = BLKLOAD_REASON_RUNTIME;
+		} else if (q->ramp_done && q->issued >= q->limit) {
+			q->stopping = true;
+			q->reason = BLKLOAD_REASON_LIMIT;
+		}
+		busy |= q->stopping;
+	}
+	if (!q->stopping && (q->nr_free || q->nr_retry) && bl_queue_may_submit(q, now)) {
+		bl_queue_submit(q, now, &q->worker->offline);
+		busy = true;
+	} else if (q->stopping && !q->inflight) {
+		list_del_init(&q->node);
+		bl_queue_add_cpu(q, current->se.sum_exec_runtime - cpu0);
+		q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
+		/* end_ns and the statistics before finished, for job-get readers. */
+		smp_store_release(&q->finished, true);
+		/* After this the queue and its job may be freed at any time. */
+		bl_job_queue_finished(job, q->reason);
+		return true;
+	} else if (!q->stopping) {
+		u64 next = !q->ramp_done ? q->ramp_end : q->end;
+
+		if (q->again_ns && !q->inflight)
+			next = next ? min(next, q->again_ns + BL_AGAIN_BACKOFF_NS) :
+			       q->again_ns + BL_AGAIN_BACKOFF_NS;
+		if (next && next < *deadline)
+			*deadline = next;
+	}
+	bl_queue_add_cpu(q, current->se.sum_exec_runtime - cpu0);
+	return busy;
+}
+
+/* Whether a pass over @q has anything to do; the worker checks before sleeping. */
+bool bl_queue_pending(struct bl_queue *q)
+{
+	return !llist_empty(&q->done) || (!q->stopping && READ_ONCE(q->job->stop));
+}
+
+/*
+ * A copy of one queue's statistics (without histograms unless @hist). Each
+ * field is exact; while the queue runs, fields may be from slightly
+ * different moments (on 64-bit, u64_stats_sync orders nothing). The caller
+ * reads q->finished and q->ramp_done (acquire) first.
+ */
+void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
+			 u64 *cpu_time, u64 *stall_max)
 {
 	unsigned int start, i;
 
@@ -410,25 +551,26 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist)
 			st[i].lat_min = q->st[i].lat_min;
 			st[i].lat_max = q->st[i].lat_max;
 			st[i].lat_sum = q->st[i].lat_sum;
+			st[i].lat_sum_hi = q->st[i].lat_sum_hi;
 			if (hist)
 				memcpy(st[i].hist, q->st[i].hist, sizeof(st[i].hist));
 		}
+		*cpu_time = q->cpu_time;
+		*stall_max = q->stall_max;
 	} while (u64_stats_fetch_retry(&q->sync, start));
+}
+
+/* The stall going on now: IO in flight and no completion since progress_ns. */
+u64 bl_queue_stall_now(const struct bl_queue *q, u64 now)
+{
+	u64 since = READ_ONCE(q->progress_ns);
+
+	if (!READ_ONCE(q->inflight) || !since || now <= since)
+		return 0;
+	return now - since;
 }
 
 unsigned long bl_queue_inflight(const struct bl_queue *q)
 {
 	return READ_ONCE(q->inflight);
-}
-
-u64 bl_queue_cpu_time(const struct bl_queue *q)
-{
-	u64 end;
-
-	if (!READ_ONCE(q->ramp_done))
-		return 0;
-	/* Pairs with the release in bl_queue_fn(): cpu_end is set. */
-	end = smp_load_acquire(&q->finished) ? q->cpu_end :
-	      READ_ONCE(q->task->se.sum_exec_runtime);
-	return end - READ_ONCE(q->cpu_start);
 }

@@ -2,30 +2,42 @@
 /*
  * blkload: jobs, their table and their lifetime.
  *
- * The table and the memory and job-count budgets are guarded by
- * bl_jobs_lock, which only the control plane takes. A job is referenced by
- * the table and by each control operation working on it; the last reference
- * frees it, which is only ever dropped once no IO of the job is in flight.
- * A job whose device does not answer stays in the table as "stopping" until
- * its IO completes, watched by a work item (which also frees it when it was
- * deleted or its owner went away); while such a work item waits, the module
- * holds a reference to itself so that rmmod fails with EBUSY instead of
- * waiting on a hung device.
+ * The table, the job count, the memory budget, each job's control state and
+ * the workers' table are guarded by bl_jobs_lock, which only the control
+ * plane takes (never a worker, never the IO path). No control operation
+ * waits for IO: stop and delete set flags, kick the workers and return.
+ *
+ * A job's life: created (queues allocated, workers named) -> running (its
+ * queues are with their workers) -> stopping (asked to end, IO draining) ->
+ * done (every queue finished). The last queue to finish queues the job's
+ * done work, which marks it done, sends the job-done event, and frees it if
+ * it was deleted meanwhile. A job leaves the table in exactly one place,
+ * bl_job_unlink_locked(), once it is deleted and not running.
+ *
+ * References: the table holds one while the job is linked, each control
+ * operation holds one while it works on the job, and the run holds one (and
+ * a module reference) from the start until the done work ends. So a job is
+ * only freed when no IO of it is in flight, and rmmod is refused while any
+ * of our bios may still complete.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
-#include <linux/jiffies.h>
-#include <linux/kthread.h>
 #include <linux/module.h>
-#include <linux/sched.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
 
+#include <net/sock.h>
+
 #include "blkload.h"
 
-/* The job table, the job count and the pinned-memory total; control plane only. */
+/* At most 365 days of runtime or ramp: start + ramp + runtime never wraps. */
+#define BL_TIME_MAX_NS	(365ULL * 24 * 3600 * NSEC_PER_SEC)
+
+/* The control plane's one lock: see the top of this file. */
 DEFINE_MUTEX(bl_jobs_lock);
 static DEFINE_XARRAY_ALLOC1(bl_jobs);
 static u32 bl_jobs_next;
@@ -33,24 +45,13 @@ static unsigned int bl_jobs_count;
 static u64 bl_mem_used_bytes;
 static struct workqueue_struct *bl_wq;
 
-u64 bl_mem_used(void)
+void bl_jobs_info(u64 *mem_used, unsigned int *nr_jobs, unsigned int *nr_workers)
 {
-	u64 v;
-
 	mutex_lock(&bl_jobs_lock);
-	v = bl_mem_used_bytes;
+	*mem_used = bl_mem_used_bytes;
+	*nr_jobs = bl_jobs_count;
 	mutex_unlock(&bl_jobs_lock);
-	return v;
-}
-
-unsigned int bl_nr_jobs(void)
-{
-	unsigned int n;
-
-	mutex_lock(&bl_jobs_lock);
-	n = bl_jobs_count;
-	mutex_unlock(&bl_jobs_lock);
-	return n;
+	*nr_workers = bl_nr_workers();
 }
 
 static bool bl_writes(u32 rw)
@@ -63,34 +64,65 @@ static bool bl_sequential(u32 rw)
 	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW;
 }
 
-/* Bytes of data pages a job with these parameters pins. */
-static u64 bl_job_pins(const struct bl_params *p, unsigned int ncpus)
-{
-	return (u64)DIV_ROUND_UP(p->bs, PAGE_SIZE) * PAGE_SIZE * p->iodepth * ncpus;
-}
-
+/* Only without bl_jobs_lock, and only once no IO of the job is in flight. */
 static void bl_job_free(struct bl_job *job)
 {
 	unsigned int i;
 
-	if (job->queues) {
-		for (i = 0; i < job->nr_queues; i++)
-			bl_queue_free(job->queues[i]);
-		kfree(job->queues);
-	}
-	if (job->bdev.bdev)
-		bl_bdev_close(&job->bdev);
-	if (job->mem_pinned) {
-		mutex_lock(&bl_jobs_lock);
+	mutex_lock(&bl_jobs_lock);
+	for (i = 0; job->queues && i < job->nr_queues; i++)
+		if (job->queues[i] && job->queues[i]->worker)
+			bl_worker_put(job->queues[i]->worker);
+	if (job->counted) {
 		bl_mem_used_bytes -= job->mem_pinned;
 		bl_jobs_count--;
-		mutex_unlock(&bl_jobs_lock);
 	}
+	mutex_unlock(&bl_jobs_lock);
+	/* The pages go without the lock: a job may hold a lot of them. */
+	for (i = 0; job->queues && i < job->nr_queues; i++)
+		bl_queue_free(job->queues[i]);
+	kfree(job->queues);
+	if (job->bdev.bdev)
+		bl_bdev_close(&job->bdev);
+	if (job->owner.sk)
+		sock_put(job->owner.sk);
 	free_cpumask_var(job->cpus);
 	kfree(job->path);
 	kfree(job);
 }
 
+/*
+ * A job that is done gives back what only a run needs: its slots and their
+ * pages, its workers and the device (a write claim included). Its
+ * statistics stay for job-get until it is deleted.
+ */
+static void bl_job_release(struct bl_job *job)
+{
+	u64 keep = (u64)job->nr_queues * sizeof(struct bl_queue) + sizeof(*job);
+	unsigned int i;
+
+	mutex_lock(&bl_jobs_lock);
+	if (job->released) {
+		mutex_unlock(&bl_jobs_lock);
+		return;
+	}
+	job->released = true;
+	for (i = 0; i < job->nr_queues; i++) {
+		bl_worker_put(job->queues[i]->worker);
+		job->queues[i]->worker = NULL;
+	}
+	if (job->counted && job->mem_pinned > keep) {
+		bl_mem_used_bytes -= job->mem_pinned - keep;
+		job->mem_pinned = keep;
+	}
+	mutex_unlock(&bl_jobs_lock);
+	for (i = 0; i < job->nr_queues; i++)
+		bl_queue_release(job->queues[i]);
+	if (job->bdev.bdev)
+		bl_bdev_close(&job->bdev);
+}
+
+/* Never with bl_jobs_lock held: the last reference frees the job. */
 void bl_job_put(struct bl_job *job)
 {
 	if (refcount_dec_and_test(&job->ref))
@@ -115,10 +147,32 @@ u32 bl_job_next_id(u32 after)
 	unsigned long index = (unsigned long)after + 1;
 	struct bl_job *job;
 
+	if (after == U32_MAX)
+		return 0;
 	mutex_lock(&bl_jobs_lock);
 	job = xa_find(&bl_jobs, &index, U32_MAX, XA_PRESENT);
 	mutex_unlock(&bl_jobs_lock);
 	return job ? (u32)index : 0;
+}
+
+static bool bl_job_active(const struct bl_job *job)
+{
+	return job->state == BLKLOAD_STATE_RUNNING || job->state == BLKLOAD_STATE_STOPPING;
+}
+
+/*
+ * The one place a job leaves the table: once it is deleted and no IO of it
+ * can be in flight. Returns true when the caller must drop the table's
+ * reference (after unlocking).
+ */
+static bool bl_job_unlink_locked(struct bl_job *job)
+{
+	lockdep_assert_held(&bl_jobs_lock);
+	if (!job->linked || !job->deleted || bl_job_active(job))
+		return false;
+	xa_erase(&bl_jobs, job->id);
+	job->linked = false;
+	return true;
 }
 
 static int bl_open_error(int err, struct netlink_ext_ack *extack)
@@ -160,20 +214,25 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 		NL_SET_ERR_MSG(extack, "bs must be a multiple of 512 and at most 4 MiB");
 		return -EINVAL;
 	}
-	if (p->iodepth > READ_ONCE(blkload_max_iodepth)) {
+	if (!p->iodepth || p->iodepth > READ_ONCE(blkload_max_iodepth)) {
 		NL_SET_ERR_MSG(extack, "iodepth is over the module's limit (max_iodepth)");
+		return -ERANGE;
+	}
+	if (p->runtime_ns > BL_TIME_MAX_NS || p->ramp_ns > BL_TIME_MAX_NS) {
+		NL_SET_ERR_MSG(extack, "runtime and ramp_time are at most 365 days");
 		return -ERANGE;
 	}
 	if (cpumask_empty(cpus)) {
 		NL_SET_ERR_MSG(extack, "no CPU given");
 		return -EINVAL;
 	}
+	/* Early, before allocating on their nodes; bl_job_link() checks again. */
 	if (!cpumask_subset(cpus, cpu_online_mask)) {
 		NL_SET_ERR_MSG(extack, "a requested CPU is offline or does not exist");
 		return -EINVAL;
 	}
 	if (!p->batch)
-		p->batch = min(p->iodepth, BLKLOAD_BATCH_DEFAULT);
+		p->batch = 1;
 	p->batch = min(p->batch, p->iodepth);
 	return 0;
 }
@@ -225,13 +284,98 @@ static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 	return 0;
 }
 
+/*
+ * Whether the job's bios go with REQ_NOWAIT: the device must take it, and
+ * no bio may need a split (a REQ_NOWAIT bio that needs one always fails).
+ */
+static bool bl_job_nowait(struct bl_job *job)
+{
+	struct block_device *bdev = job->bdev.bdev;
+	struct request_queue *rq = bdev_get_queue(bdev);
+	u32 bs = job->p.bs, chunk = rq->limits.chunk_sectors << SECTOR_SHIFT;
+
+	if (!bdev_nowait(bdev))
+		return false;
+	if (bs > queue_max_sectors(rq) << SECTOR_SHIFT ||
+	    DIV_ROUND_UP(bs, PAGE_SIZE) > queue_max_segments(rq) ||
+	    (bs > PAGE_SIZE && queue_max_segment_size(rq) < PAGE_SIZE))
+		return false;
+	/* Offsets are bs-aligned from the region's start: no chunk is crossed. */
+	if (chunk && (chunk % bs || job->p.offset % bs))
+		return false;
+	return true;
+}
+
+/* Reserves the job's share of the job count and the memory budget. */
+static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
+{
+	u64 pins = (u64)job->nr_queues * bl_queue_mem(&job->p) + sizeof(*job);
+	int ret = 0;
+
+	mutex_lock(&bl_jobs_lock);
+	if (bl_jobs_count >= READ_ONCE(blkload_max_jobs)) {
+		NL_SET_ERR_MSG(extack, "too many jobs (max_jobs)");
+		ret = -ENOSPC;
+	} else if (bl_mem_used_bytes + pins > blkload_mem_budget()) {
+		NL_SET_ERR_MSG(extack,
+			       "iodepth x bs x CPUs would pin more memory than the module's budget (mem_budget_mb) allows");
+		ret = -ENOMEM;
+	} else {
+		bl_mem_used_bytes += pins;
+		bl_jobs_count++;
+		job->mem_pinned = pins;
+		job->counted = true;
+	}
+	mutex_unlock(&bl_jobs_lock);
+	return ret;
+}
+
+/*
+ * Names each queue's worker (made if needed) and links the job into the
+ * table, with its CPUs checked online under the hotplug lock: a CPU that
+ * goes offline later is seen by its worker.
+ */
+static int bl_job_link(struct bl_job *job, struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&bl_jobs_lock);
+	if (!cpumask_subset(job->cpus, cpu_online_mask)) {
+		NL_SET_ERR_MSG(extack, "a requested CPU is offline or does not exist");
+		ret = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < job->nr_queues; i++) {
+		struct bl_queue *q = job->queues[i];
+
+		q->worker = bl_worker_get(q->cpu);
+		if (IS_ERR(q->worker)) {
+			ret = PTR_ERR(q->worker);
+			q->worker = NULL;
+			NL_SET_ERR_MSG(extack, "cannot start a worker thread");
+			goto out;
+		}
+	}
+	ret = xa_alloc_cyclic(&bl_jobs, &job->id, job, xa_limit_32b, &bl_jobs_next, GFP_KERNEL);
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	refcount_inc(&job->ref);	/* the table's */
+	job->linked = true;
+out:
+	mutex_unlock(&bl_jobs_lock);
+	cpus_read_unlock();
+	return ret;
+}
+
 struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
-			     const struct cpumask *cpus, u32 owner,
+			     const struct cpumask *cpus, const struct bl_owner *owner,
 			     struct netlink_ext_ack *extack)
 {
 	struct bl_job *job;
 	unsigned int i, cpu;
-	u64 pins;
 	int ret;
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
@@ -239,10 +383,12 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&job->ref, 1);
 	job->p = *params;
-	init_waitqueue_head(&job->wq);
 	atomic_set(&job->reason, BLKLOAD_REASON_NONE);
 	job->state = BLKLOAD_STATE_CREATED;
-	job->owner = params->detached ? 0 : owner;
+	if (!params->detached && owner->sk) {
+		job->owner = *owner;
+		sock_hold(owner->sk);
+	}
 
 	if (!zalloc_cpumask_var(&job->cpus, GFP_KERNEL)) {
 		ret = -ENOMEM;
@@ -273,35 +419,15 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	ret = bl_check_region(job, extack);
 	if (ret)
 		goto err_free;
-
-	/* Budgets: the job count and the pinned memory. */
-	pins = bl_job_pins(&job->p, job->nr_queues);
-	mutex_lock(&bl_jobs_lock);
-	if (bl_jobs_count >= READ_ONCE(blkload_max_jobs)) {
-		mutex_unlock(&bl_jobs_lock);
-		NL_SET_ERR_MSG(extack, "too many jobs (max_jobs)");
-		ret = -ENOSPC;
-		goto err_free;
-	}
-	if (bl_mem_used_bytes + pins > blkload_mem_budget()) {
-		mutex_unlock(&bl_jobs_lock);
-		NL_SET_ERR_MSG(extack,
-			       "iodepth x bs x CPUs would pin more memory than the module's budget (mem_budget_mb) allows");
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	bl_mem_used_bytes += pins;
-	bl_jobs_count++;
-	job->mem_pinned = pins;
-	ret = xa_alloc_cyclic(&bl_jobs, &job->id, NULL, xa_limit_32b, &bl_jobs_next, GFP_KERNEL);
-	mutex_unlock(&bl_jobs_lock);
-	if (ret < 0)
+	job->nowait = bl_job_nowait(job);
+	ret = bl_job_reserve(job, extack);
+	if (ret)
 		goto err_free;
 
 	job->queues = kcalloc(job->nr_queues, sizeof(*job->queues), GFP_KERNEL);
 	if (!job->queues) {
 		ret = -ENOMEM;
-		goto err_erase;
+		goto err_free;
 	}
 	i = 0;
 	for_each_cpu(cpu, job->cpus) {
@@ -309,199 +435,250 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 		if (ret) {
 			if (ret == -ENOMEM)
 				NL_SET_ERR_MSG(extack, "out of memory for the IO slots");
-			goto err_erase;
+			else
+				NL_SET_ERR_MSG(extack, "the region cannot be split over the CPUs");
+			goto err_free;
 		}
 	}
-
-	/* Visible to lookups only now that it is complete. */
-	mutex_lock(&bl_jobs_lock);
-	refcount_inc(&job->ref);	/* the table's */
-	xa_store(&bl_jobs, job->id, job, GFP_KERNEL);
-	mutex_unlock(&bl_jobs_lock);
+	ret = bl_job_link(job, extack);
+	if (ret)
+		goto err_free;
 	return job;
 
-err_erase:
-	mutex_lock(&bl_jobs_lock);
-	xa_erase(&bl_jobs, job->id);
-	mutex_unlock(&bl_jobs_lock);
 err_free:
 	bl_job_free(job);
 	return ERR_PTR(ret);
 }
 
+/*
+ * Asks a running job to end for @reason (the first reason wins); any
+ * context, the workers included. Its queues stop submitting and drain.
+ */
+void bl_job_end(struct bl_job *job, u32 reason)
+{
+	unsigned int i;
+
+	atomic_cmpxchg(&job->reason, BLKLOAD_REASON_NONE, reason);
+	if (READ_ONCE(job->stop))
+		return;
+	WRITE_ONCE(job->stop, true);
+	cmpxchg(&job->state, BLKLOAD_STATE_RUNNING, BLKLOAD_STATE_STOPPING);
+	/* Only a running job gets here: its queues still name their workers. */
+	for (i = 0; i < job->nr_queues; i++)
+		if (job->queues[i]->worker)
+			bl_worker_kick(job->queues[i]->worker);
+}
+
+static void bl_job_done_work(struct work_struct *work)
+{
+	struct bl_job *job = container_of(work, struct bl_job, done_work);
+	bool unlink;
+
+	mutex_lock(&bl_jobs_lock);
+	/* Ended by its queues alone: runtime if one ran out of time, else limit. */
+	atomic_cmpxchg(&job->reason, BLKLOAD_REASON_NONE, atomic_read(&job->qreason));
+	xchg(&job->state, BLKLOAD_STATE_DONE);
+	mutex_unlock(&bl_jobs_lock);
+	bl_job_release(job);
+	bl_nl_notify_done(job);
+	mutex_lock(&bl_jobs_lock);
+	unlink = bl_job_unlink_locked(job);
+	mutex_unlock(&bl_jobs_lock);
+	if (unlink)
+		bl_job_put(job);	/* the table's */
+	bl_job_put(job);		/* the run's */
+	/*
+	 * The last bl_end_io() of the run may still be between its wakeup and
+	 * its return: a grace period covers its RCU read side. Our workqueue
+	 * is flushed at exit, so this may be the last reference.
+	 */
+	synchronize_rcu();
+	module_put(THIS_MODULE);
+}
+
+/*
+ * A worker's queue of @job has finished, on its own for @reason (runtime,
+ * limit) or 0 when asked: the last one ends the run.
+ */
+void bl_job_queue_finished(struct bl_job *job, u32 reason)
+{
+	if (reason == BLKLOAD_REASON_RUNTIME)
+		atomic_set(&job->qreason, reason);
+	else if (reason)
+		atomic_cmpxchg(&job->qreason, BLKLOAD_REASON_NONE, reason);
+	if (atomic_dec_and_test(&job->running))
+		queue_work(bl_wq, &job->done_work);
+}
+
 int bl_job_start(struct bl_job **jobs, unsigned int n, struct netlink_ext_ack *extack)
 {
 	unsigned int i, j;
+	int ret = 0;
 	u64 now;
 
 	mutex_lock(&bl_jobs_lock);
-	for (i = 0; i < n; i++) {
-		if (jobs[i]->state != BLKLOAD_STATE_CREATED || jobs[i]->freeing) {
-			mutex_unlock(&bl_jobs_lock);
-			NL_SET_ERR_MSG(extack, "job already started");
-			return -EALREADY;
+	for (i = 0; i < n && !ret; i++) {
+		for (j = 0; j < i && !ret; j++) {
+			if (jobs[j] == jobs[i]) {
+				NL_SET_ERR_MSG(extack, "a job is named twice");
+				ret = -EINVAL;
+			}
+		}
+		if (ret)
+			break;
+		if (jobs[i]->state != BLKLOAD_STATE_CREATED || jobs[i]->deleted) {
+			NL_SET_ERR_MSG(extack, "job already started, stopped or deleted");
+			ret = -EALREADY;
+		}
+		for (j = 0; j < jobs[i]->nr_queues && !ret; j++)
+			if (READ_ONCE(jobs[i]->queues[j]->worker->offline))
+				ret = -ENODEV;
+		if (ret == -ENODEV)
+			NL_SET_ERR_MSG(extack, "a CPU of the job went offline since it was made");
+	}
+	/* Each run holds the module until its IO has drained. */
+	for (i = 0; i < n && !ret; i++) {
+		if (!try_module_get(THIS_MODULE)) {
+			while (i--)
+				module_put(THIS_MODULE);
+			NL_SET_ERR_MSG(extack, "the module is being unloaded");
+			ret = -ENODEV;
 		}
 	}
+	if (ret)
+		goto out;
+
 	/* One start time for all: they report over the same interval. */
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		struct bl_job *job = jobs[i];
 
+		refcount_inc(&job->ref);	/* the run's */
+		INIT_WORK(&job->done_work, bl_job_done_work);
 		job->start_ns = now;
 		atomic_set(&job->running, job->nr_queues);
+		/* start_ns before the state, for job-get readers (bl_nl_put_stats()). */
+		smp_wmb();
 		WRITE_ONCE(job->state, BLKLOAD_STATE_RUNNING);
-		smp_wmb();	/* start_ns and running before started */
-		WRITE_ONCE(job->started, true);
+		/* The attach publishes start_ns and the queue set-up to the worker. */
+		for (j = 0; j < job->nr_queues; j++) {
+			bl_queue_start(job->queues[j]);
+			bl_worker_attach(job->queues[j]->worker, job->queues[j]);
+		}
 	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < jobs[i]->nr_queues; j++)
-			wake_up_process(jobs[i]->queues[j]->task);
+out:
 	mutex_unlock(&bl_jobs_lock);
-	return 0;
-}
-
-/* Called by the last queue thread to finish. */
-void bl_job_finished(struct bl_job *job)
-{
-	xchg(&job->state, BLKLOAD_STATE_DONE);
-	bl_nl_notify_done(job);
-}
-
-static void bl_job_signal_stop(struct bl_job *job, u32 reason)
-{
-	unsigned int i;
-
-	atomic_cmpxchg(&job->reason, BLKLOAD_REASON_NONE, reason);
-	WRITE_ONCE(job->stop, true);
-	cmpxchg(&job->state, BLKLOAD_STATE_RUNNING, BLKLOAD_STATE_STOPPING);
-	for (i = 0; i < job->nr_queues; i++)
-		wake_up_process(job->queues[i]->task);
-}
-
-static unsigned long bl_job_inflight(struct bl_job *job)
-{
-	unsigned long n = 0;
-	unsigned int i;
-
-	for (i = 0; i < job->nr_queues; i++)
-		n += bl_queue_inflight(job->queues[i]);
-	return n;
-}
-
-static bool bl_job_drained(struct bl_job *job)
-{
-	return !atomic_read(&job->running);
-}
-
-static void bl_job_unlink(struct bl_job *job)
-{
-	mutex_lock(&bl_jobs_lock);
-	xa_erase(&bl_jobs, job->id);
-	mutex_unlock(&bl_jobs_lock);
-	bl_job_put(job);	/* the table's */
-}
-
-/* Waits, however long it takes, for a stopped job's IO; frees it if asked. */
-static void bl_job_watch_work(struct work_struct *work)
-{
-	struct bl_job *job = container_of(work, struct bl_job, watch_work);
-	bool unlink;
-
-	while (!wait_event_timeout(job->wq, bl_job_drained(job), 10 * HZ))
-		pr_warn("job %u: still waiting for %lu IOs on %s\n", job->id,
-			bl_job_inflight(job), job->path);
-	mutex_lock(&bl_jobs_lock);
-	unlink = job->freeing;
-	mutex_unlock(&bl_jobs_lock);
-	if (unlink)
-		bl_job_unlink(job);
-	bl_job_put(job);	/* the work's */
-	module_put(THIS_MODULE);
+	return ret;
 }
 
 /*
- * A stopped job whose IO is still out: a work item waits for it and, when
- * @free, frees the job then. Until then the module holds a reference to
- * itself, so that rmmod fails with EBUSY instead of waiting on the device.
+ * Ends a job that never started (done at once) or asks a running one to
+ * stop. Returns true when the job became done here.
  */
-static void bl_job_watch(struct bl_job *job, bool free)
+static bool bl_job_stop_locked(struct bl_job *job)
 {
-	bool queue;
+	lockdep_assert_held(&bl_jobs_lock);
+	if (job->state == BLKLOAD_STATE_CREATED) {
+		atomic_cmpxchg(&job->reason, BLKLOAD_REASON_NONE, BLKLOAD_REASON_STOPPED);
+		WRITE_ONCE(job->state, BLKLOAD_STATE_DONE);
+		return true;
+	}
+	if (bl_job_active(job))
+		bl_job_end(job, BLKLOAD_REASON_STOPPED);
+	return false;
+}
+
+/* Never waits: the end is reported by the job-done event and job-get. */
+void bl_job_stop(struct bl_job *job)
+{
+	bool done;
 
 	mutex_lock(&bl_jobs_lock);
-	if (free)
-		job->freeing = true;
-	queue = !job->watched;
-	job->watched = true;
+	done = bl_job_stop_locked(job);
 	mutex_unlock(&bl_jobs_lock);
-	if (!queue)
-		return;
-	refcount_inc(&job->ref);	/* the work's */
-	__module_get(THIS_MODULE);
-	INIT_WORK(&job->watch_work, bl_job_watch_work);
-	queue_work(bl_wq, &job->watch_work);
+	if (done) {
+		bl_job_release(job);
+		bl_nl_notify_done(job);
+	}
 }
 
-int bl_job_stop(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack)
+/* Stops the job and frees it: now when nothing is in flight, else once drained. */
+void bl_job_del(struct bl_job *job)
 {
-	bl_job_signal_stop(job, BLKLOAD_REASON_STOPPED);
-	if (!wait_event_timeout(job->wq, bl_job_drained(job), msecs_to_jiffies(timeout_ms))) {
-		pr_warn("job %u: %lu IOs still in flight on %s after %u ms\n", job->id,
-			bl_job_inflight(job), job->path, timeout_ms);
-		NL_SET_ERR_MSG(extack,
-			       "the device did not complete the job's in-flight IO in time; the job stays until it does");
-		bl_job_watch(job, false);
-		return -ETIMEDOUT;
-	}
-	return 0;
-}
+	bool unlink, done;
 
-int bl_job_del(struct bl_job *job, unsigned int timeout_ms, struct netlink_ext_ack *extack)
-{
-	bool mine;
-	int ret;
-
-	ret = bl_job_stop(job, timeout_ms, extack);
-	if (ret) {
-		bl_job_watch(job, true);
-		return ret;
-	}
 	mutex_lock(&bl_jobs_lock);
-	mine = !job->freeing;
-	job->freeing = true;
+	job->deleted = true;
+	done = bl_job_stop_locked(job);
+	unlink = bl_job_unlink_locked(job);
 	mutex_unlock(&bl_jobs_lock);
-	if (mine)
-		bl_job_unlink(job);
-	return 0;
+	if (done)
+		bl_nl_notify_done(job);
+	if (unlink)
+		bl_job_put(job);	/* the table's */
 }
 
-/* The netlink socket @portid closed: stop and free the jobs it owned. */
-void bl_jobs_owner_gone(u32 portid)
+void bl_job_detach(struct bl_job *job)
 {
-	struct bl_job *job, *batch[16];
+	mutex_lock(&bl_jobs_lock);
+	job->owner.net = NULL;
+	job->owner.portid = 0;
+	mutex_unlock(&bl_jobs_lock);
+}
+
+bool bl_job_is_deleted(struct bl_job *job)
+{
+	return READ_ONCE(job->deleted);
+}
+
+u32 bl_job_owner_portid(struct bl_job *job)
+{
+	return READ_ONCE(job->owner.portid);
+}
+
+/*
+ * A socket of @owner's namespace and port id closed: stop and delete the jobs
+ * it owned. The port id alone is not enough: it is per network namespace,
+ * and once a socket is unhashed a new one may take it before this runs; the
+ * job's own socket is the one that is dead.
+ */
+void bl_jobs_owner_gone(const struct bl_owner *owner)
+{
+	struct bl_job *job;
 	unsigned long index;
-	unsigned int n, i;
+	LIST_HEAD(gone);
 
-	do {
-		n = 0;
-		mutex_lock(&bl_jobs_lock);
-		xa_for_each(&bl_jobs, index, job) {
-			if (job->owner != portid || job->freeing)
-				continue;
-			if (!refcount_inc_not_zero(&job->ref))
-				continue;
-			job->owner = 0;
-			batch[n++] = job;
-			if (n == ARRAY_SIZE(batch))
-				break;
+	if (!owner->portid)
+		return;
+	mutex_lock(&bl_jobs_lock);
+	xa_for_each(&bl_jobs, index, job) {
+		if (job->owner.portid != owner->portid || job->owner.net != owner->net ||
+		    !job->owner.sk || !sock_flag(job->owner.sk, SOCK_DEAD) || job->deleted)
+			continue;
+		job->owner.net = NULL;
+		job->owner.portid = 0;
+		job->deleted = true;
+		job->gc_notify = false;
+		if (bl_job_active(job))
+			bl_job_end(job, BLKLOAD_REASON_OWNER_GONE);
+		else if (job->state == BLKLOAD_STATE_CREATED)
+			job->gc_notify = bl_job_stop_locked(job);
+		job->gc_unlink = bl_job_unlink_locked(job);
+		if (job->gc_notify || job->gc_unlink) {
+			refcount_inc(&job->ref);	/* ours, for the notification */
+			list_add(&job->gc, &gone);
 		}
-		mutex_unlock(&bl_jobs_lock);
-		for (i = 0; i < n; i++) {
-			bl_job_signal_stop(batch[i], BLKLOAD_REASON_OWNER_GONE);
-			bl_job_watch(batch[i], true);
-			bl_job_put(batch[i]);
-		}
-	} while (n == ARRAY_SIZE(batch));
+	}
+	mutex_unlock(&bl_jobs_lock);
+	while (!list_empty(&gone)) {
+		job = list_first_entry(&gone, struct bl_job, gc);
+		list_del(&job->gc);
+		if (job->gc_notify)
+			bl_nl_notify_done(job);
+		if (job->gc_unlink)
+			bl_job_put(job);	/* the table's */
+		bl_job_put(job);
+	}
 }
 
 int bl_jobs_init(void)
@@ -510,29 +687,32 @@ int bl_jobs_init(void)
 	return bl_wq ? 0 : -ENOMEM;
 }
 
-/* Module exit: every job stops, drains and is freed. */
+/*
+ * Module exit, after the netlink family is gone: no job can be running (a
+ * run holds the module), so every job left is freed at once.
+ */
 void bl_jobs_exit(void)
 {
 	struct bl_job *job;
 	unsigned long index;
+	LIST_HEAD(gone);
 
-	/* Watch works hold module references: none can be left. */
+	/* Done works may still be between their module_put() and their return. */
 	destroy_workqueue(bl_wq);
 	mutex_lock(&bl_jobs_lock);
-	xa_for_each(&bl_jobs, index, job)
-		bl_job_signal_stop(job, BLKLOAD_REASON_STOPPED);
+	xa_for_each(&bl_jobs, index, job) {
+		WARN_ON(bl_job_active(job));
+		job->deleted = true;
+		if (job->state == BLKLOAD_STATE_CREATED)
+			bl_job_stop_locked(job);
+		if (bl_job_unlink_locked(job))
+			list_add(&job->gc, &gone);
+	}
 	mutex_unlock(&bl_jobs_lock);
-	for (;;) {
-		index = 0;
-		mutex_lock(&bl_jobs_lock);
-		job = xa_find(&bl_jobs, &index, U32_MAX, XA_PRESENT);
-		mutex_unlock(&bl_jobs_lock);
-		if (!job)
-			break;
-		while (!wait_event_timeout(job->wq, bl_job_drained(job), 10 * HZ))
-			pr_warn("unloading: job %u still waits for %lu IOs on %s\n", job->id,
-				bl_job_inflight(job), job->path);
-		bl_job_unlink(job);
+	while (!list_empty(&gone)) {
+		job = list_first_entry(&gone, struct bl_job, gc);
+		list_del(&job->gc);
+		bl_job_put(job);
 	}
 	xa_destroy(&bl_jobs);
 }

@@ -56,21 +56,36 @@ static int __init blkload_init(void)
 	ret = bl_jobs_init();
 	if (ret)
 		return ret;
+	ret = bl_workers_init();
+	if (ret) {
+		pr_err("cannot register the CPU hotplug callback (%d)\n", ret);
+		goto err_jobs;
+	}
 	ret = blkload_nl_init();
 	if (ret) {
 		pr_err("cannot register the generic netlink family (%d)\n", ret);
-		bl_jobs_exit();
-		return ret;
+		goto err_workers;
 	}
 	pr_info("version %s loaded\n", BLKLOAD_VERSION);
 	return 0;
+
+err_workers:
+	bl_workers_exit();
+err_jobs:
+	bl_jobs_exit();
+	return ret;
 }
 
 static void __exit blkload_exit(void)
 {
-	/* No new requests first, then every job stops and drains. */
+	/*
+	 * No request runs once the family is gone; no job runs either, since
+	 * a run holds the module. What is left (made, or done) is freed, and
+	 * with the last job the last worker stops.
+	 */
 	blkload_nl_exit();
 	bl_jobs_exit();
+	bl_workers_exit();
 	pr_info("unloaded\n");
 }
 

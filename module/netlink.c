@@ -22,7 +22,9 @@ static struct genl_family blkload_nl_family;
 
 static int blkload_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	unsigned int nr_jobs, nr_workers;
 	struct sk_buff *msg;
+	u64 mem_used;
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -33,6 +35,7 @@ static int blkload_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto err_free_msg;
 
+	bl_jobs_info(&mem_used, &nr_jobs, &nr_workers);
 	if (nla_put_string(msg, BLKLOAD_A_VERSION, BLKLOAD_VERSION) ||
 	    nla_put_u32(msg, BLKLOAD_A_ABI_VERSION, BLKLOAD_ABI_VERSION) ||
 	    nla_put_string(msg, BLKLOAD_A_KERNEL_RELEASE, utsname()->release) ||
@@ -40,8 +43,9 @@ static int blkload_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, BLKLOAD_A_MAX_BS, BLKLOAD_BS_MAX) ||
 	    nla_put_u32(msg, BLKLOAD_A_MAX_JOBS, READ_ONCE(blkload_max_jobs)) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_BUDGET, blkload_mem_budget(), 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_USED, bl_mem_used(), 0) ||
-	    nla_put_u32(msg, BLKLOAD_A_NR_JOBS, bl_nr_jobs()))
+	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_USED, mem_used, 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_NR_JOBS, nr_jobs) ||
+	    nla_put_u32(msg, BLKLOAD_A_NR_WORKERS, nr_workers))
 		goto err_cancel;
 
 	genlmsg_end(msg, hdr);
@@ -54,14 +58,28 @@ err_free_msg:
 	return -EMSGSIZE;
 }
 
-static u32 nla_get_u32_default(const struct nlattr *a, u32 dflt)
+/* Named apart from bl_nla_u32() and friends, which 6.13 adds. */
+static u32 bl_nla_u32(const struct nlattr *a, u32 dflt)
 {
 	return a ? nla_get_u32(a) : dflt;
 }
 
-static u64 nla_get_u64_default(const struct nlattr *a, u64 dflt)
+static u64 bl_nla_u64(const struct nlattr *a, u64 dflt)
 {
 	return a ? nla_get_u64(a) : dflt;
+}
+
+/*
+ * Jobs read and write block devices: on top of genl's admin-perm
+ * (CAP_NET_ADMIN), every job command needs CAP_SYS_ADMIN, of both the
+ * socket's opener and the sender.
+ */
+static int bl_nl_admin(struct sk_buff *skb, struct genl_info *info)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(info->extack, "blkload jobs need CAP_SYS_ADMIN");
+	return -EPERM;
 }
 
 /* The cpumask attribute: host-order u64 words, bit n is CPU n. */
@@ -105,6 +123,11 @@ static int bl_nl_parse_cpus(struct genl_info *info, struct cpumask *cpus)
 static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
+	struct bl_owner owner = {
+		.net = genl_info_net(info),
+		.portid = info->snd_portid,
+		.sk = NETLINK_CB(skb).sk,
+	};
 	struct bl_params p = {};
 	cpumask_var_t cpus;
 	struct bl_job *job;
@@ -112,22 +135,26 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
+	ret = bl_nl_admin(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_PATH) || nla_len(tb[BLKLOAD_A_PATH]) <= 1) {
 		NL_SET_ERR_MSG(info->extack, "a device path is required");
 		return -EINVAL;
 	}
-	p.rw = nla_get_u32_default(tb[BLKLOAD_A_RW], BLKLOAD_RW_READ);
-	p.rwmixread = nla_get_u32_default(tb[BLKLOAD_A_RWMIXREAD], 50);
-	p.bs = nla_get_u32_default(tb[BLKLOAD_A_BS], 4096);
-	p.iodepth = nla_get_u32_default(tb[BLKLOAD_A_IODEPTH], 1);
-	p.batch = nla_get_u32_default(tb[BLKLOAD_A_BATCH], 0);
-	p.offset = nla_get_u64_default(tb[BLKLOAD_A_OFFSET], 0);
-	p.size = nla_get_u64_default(tb[BLKLOAD_A_SIZE], 0);
-	p.runtime_ns = nla_get_u64_default(tb[BLKLOAD_A_RUNTIME], 0);
-	p.ramp_ns = nla_get_u64_default(tb[BLKLOAD_A_RAMP_TIME], 0);
-	p.number_ios = nla_get_u64_default(tb[BLKLOAD_A_NUMBER_IOS], 0);
-	p.io_size = nla_get_u64_default(tb[BLKLOAD_A_IO_SIZE], 0);
-	p.randseed = nla_get_u64_default(tb[BLKLOAD_A_RANDSEED], 0);
+	p.rw = bl_nla_u32(tb[BLKLOAD_A_RW], BLKLOAD_RW_READ);
+	p.rwmixread = bl_nla_u32(tb[BLKLOAD_A_RWMIXREAD], 50);
+	p.bs = bl_nla_u32(tb[BLKLOAD_A_BS], 4096);
+	p.iodepth = bl_nla_u32(tb[BLKLOAD_A_IODEPTH], 1);
+	p.batch = bl_nla_u32(tb[BLKLOAD_A_BATCH], 0);
+	p.offset = bl_nla_u64(tb[BLKLOAD_A_OFFSET], 0);
+	p.size = bl_nla_u64(tb[BLKLOAD_A_SIZE], 0);
+	p.runtime_ns = bl_nla_u64(tb[BLKLOAD_A_RUNTIME], 0);
+	p.ramp_ns = bl_nla_u64(tb[BLKLOAD_A_RAMP_TIME], 0);
+	p.number_ios = bl_nla_u64(tb[BLKLOAD_A_NUMBER_IOS], 0);
+	p.io_size = bl_nla_u64(tb[BLKLOAD_A_IO_SIZE], 0);
+	p.randseed = bl_nla_u64(tb[BLKLOAD_A_RANDSEED], 0);
+	p.coe = bl_nla_u32(tb[BLKLOAD_A_CONTINUE_ON_ERROR], 0);
 	p.allow_write = nla_get_flag(tb[BLKLOAD_A_ALLOW_WRITE]);
 	p.force = nla_get_flag(tb[BLKLOAD_A_FORCE]);
 	p.detached = nla_get_flag(tb[BLKLOAD_A_DETACHED]);
@@ -139,8 +166,7 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto out_free_cpus;
 
-	job = bl_job_create(nla_data(tb[BLKLOAD_A_PATH]), &p, cpus, info->snd_portid,
-			    info->extack);
+	job = bl_job_create(nla_data(tb[BLKLOAD_A_PATH]), &p, cpus, &owner, info->extack);
 	if (IS_ERR(job)) {
 		ret = PTR_ERR(job);
 		goto out_free_cpus;
@@ -161,7 +187,7 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 
 out_del:
-	bl_job_del(job, BLKLOAD_DRAIN_DEFAULT_MS, NULL);
+	bl_job_del(job);
 	bl_job_put(job);
 out_free_cpus:
 	free_cpumask_var(cpus);
@@ -192,6 +218,9 @@ static int blkload_nl_job_start_doit(struct sk_buff *skb, struct genl_info *info
 	struct nlattr *a;
 	int rem, ret;
 
+	ret = bl_nl_admin(skb, info);
+	if (ret)
+		return ret;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
 		if (nla_type(a) == BLKLOAD_A_JOB_ID)
 			n++;
@@ -223,34 +252,37 @@ static int blkload_nl_job_start_doit(struct sk_buff *skb, struct genl_info *info
 	return ret;
 }
 
-static unsigned int bl_nl_drain_ms(struct genl_info *info)
+/* job-stop, job-del, job-detach: never wait (drain-timeout is ignored). */
+static int blkload_nl_job_ctl(struct sk_buff *skb, struct genl_info *info,
+			      void (*op)(struct bl_job *job))
 {
-	return nla_get_u32_default(info->attrs[BLKLOAD_A_DRAIN_TIMEOUT],
-				   BLKLOAD_DRAIN_DEFAULT_MS);
+	struct bl_job *job;
+	int ret;
+
+	ret = bl_nl_admin(skb, info);
+	if (ret)
+		return ret;
+	job = bl_nl_job(info);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	op(job);
+	bl_job_put(job);
+	return 0;
 }
 
 static int blkload_nl_job_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct bl_job *job = bl_nl_job(info);
-	int ret;
-
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	ret = bl_job_stop(job, bl_nl_drain_ms(info), info->extack);
-	bl_job_put(job);
-	return ret;
+	return blkload_nl_job_ctl(skb, info, bl_job_stop);
 }
 
 static int blkload_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct bl_job *job = bl_nl_job(info);
-	int ret;
+	return blkload_nl_job_ctl(skb, info, bl_job_del);
+}
 
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	ret = bl_job_del(job, bl_nl_drain_ms(info), info->extack);
-	bl_job_put(job);
-	return ret;
+static int blkload_nl_job_detach_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return blkload_nl_job_ctl(skb, info, bl_job_detach);
 }
 
 static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats *st, bool hist)
@@ -266,6 +298,7 @@ static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats 
 			      st->lat_min == U64_MAX ? 0 : st->lat_min, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_MAX, st->lat_max, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM, st->lat_sum, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM_HI, st->lat_sum_hi, 0) ||
 	    (hist && nla_put(msg, BLKLOAD_A_OP_STATS_HIST, sizeof(st->hist), st->hist))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
@@ -284,6 +317,7 @@ static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, boo
 	sum->lat_min = min(sum->lat_min, st->lat_min);
 	sum->lat_max = max(sum->lat_max, st->lat_max);
 	sum->lat_sum += st->lat_sum;
+	sum->lat_sum_hi += st->lat_sum_hi + (sum->lat_sum < st->lat_sum);
 	if (hist)
 		for (i = 0; i < BL_HIST_NR; i++)
 			sum->hist[i] += st->hist[i];
@@ -293,11 +327,14 @@ static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, boo
 static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, bool queues,
 			   struct bl_op_stats *sum, struct bl_op_stats *st)
 {
-	u64 cpu = 0, inflight = 0, last = 0, now = ktime_get_ns(), first;
+	u64 cpu = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
+	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
 	bool ramp_done = true;
 	struct nlattr *nest, *qn;
 	unsigned int i, op;
 
+	/* Pairs with the smp_wmb() in bl_job_start(): start_ns is set. */
+	smp_rmb();
 	memset(sum, 0, sizeof(*sum) * BL_NR_OPS);
 	for (op = 0; op < BL_NR_OPS; op++)
 		sum[op].lat_min = U64_MAX;
@@ -305,19 +342,29 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	nest = nla_nest_start(msg, BLKLOAD_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
+	first = U64_MAX;
 	for (i = 0; i < job->nr_queues; i++) {
 		struct bl_queue *q = job->queues[i];
-		u64 qcpu = READ_ONCE(job->started) ? bl_queue_cpu_time(q) : 0;
+		bool finished, qramp;
+		u64 qcpu, qstall;
 
-		bl_queue_read_stats(q, st, hist);
+		/* Pairs with bl_queue_service(), before the copy: end_ns is set. */
+		finished = smp_load_acquire(&q->finished);
+		/* Likewise: the ramp's reset is done and count_start_ns is set. */
+		qramp = started && smp_load_acquire(&q->ramp_done);
+		bl_queue_read_stats(q, st, hist, &qcpu, &qstall);
+		if (qramp)
+			qstall = max(qstall, bl_queue_stall_now(q, now));
 		for (op = 0; op < BL_NR_OPS; op++)
 			bl_sum_op(&sum[op], &st[op], hist);
 		cpu += qcpu;
+		stall = max(stall, qstall);
 		inflight += bl_queue_inflight(q);
-		if (!READ_ONCE(q->ramp_done))
+		if (!qramp)
 			ramp_done = false;
-		/* Pairs with the release in bl_queue_fn(): end_ns is set. */
-		last = max(last, smp_load_acquire(&q->finished) ? q->end_ns : now);
+		else
+			first = min(first, q->count_start_ns);
+		last = max(last, finished ? q->end_ns : now);
 		if (!queues)
 			continue;
 		qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
@@ -327,20 +374,19 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_INFLIGHT,
 				      bl_queue_inflight(q), 0) ||
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false) ||
-		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false))
+		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0))
 			goto err_cancel;
 		nla_nest_end(msg, qn);
 	}
-	first = job->start_ns + job->p.ramp_ns;
 	if (nla_put_u64_64bit(msg, BLKLOAD_A_STATS_ELAPSED,
-			      READ_ONCE(job->started) && ramp_done && last > first ?
-			      last - first : 0, 0) ||
+			      ramp_done && last > first ? last - first : 0, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CPU_TIME, cpu, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_INFLIGHT, inflight, 0) ||
-	    (ramp_done && READ_ONCE(job->started) &&
-	     nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
+	    (ramp_done && nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
 	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist) ||
-	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist))
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0))
 		goto err_cancel;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -385,7 +431,9 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u64_64bit(msg, BLKLOAD_A_DEV_SIZE, job->dev_size, 0) ||
 	    nla_put_u32(msg, BLKLOAD_A_DEV_LBS, job->dev_lbs) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_PINNED, job->mem_pinned, 0) ||
-	    nla_put_u32(msg, BLKLOAD_A_OWNER, READ_ONCE(job->owner)) ||
+	    nla_put_u32(msg, BLKLOAD_A_OWNER, bl_job_owner_portid(job)) ||
+	    nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, job->p.coe) ||
+	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
 	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS)) {
 		genlmsg_cancel(msg, hdr);
 		goto out;
@@ -413,10 +461,14 @@ static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	bool hist = nla_get_flag(info->attrs[BLKLOAD_A_WANT_HIST]);
 	bool queues = nla_get_flag(info->attrs[BLKLOAD_A_WANT_QUEUES]);
-	struct bl_job *job = bl_nl_job(info);
+	struct bl_job *job;
 	struct sk_buff *msg;
 	int ret;
 
+	ret = bl_nl_admin(skb, info);
+	if (ret)
+		return ret;
+	job = bl_nl_job(info);
 	if (IS_ERR(job))
 		return PTR_ERR(job);
 	msg = genlmsg_new(bl_nl_job_size(job, hist, queues), GFP_KERNEL);
@@ -441,6 +493,10 @@ static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	struct bl_job *job;
 	int ret;
 
+	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(cb->extack, "blkload jobs need CAP_SYS_ADMIN");
+		return -EPERM;
+	}
 	while ((id = bl_job_next_id(id))) {
 		job = bl_job_get(id);
 		if (!job)
@@ -455,14 +511,15 @@ static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	return skb->len;
 }
 
-/* Cleared, and waited for, before the family goes away at module exit. */
-static bool bl_nl_live;
-
+/*
+ * Multicasts the job-done event. Only from a netlink handler or a run's done
+ * work: both are over before the family is unregistered at module exit.
+ */
 void bl_nl_notify_done(struct bl_job *job)
 {
 	struct sk_buff *msg;
 
-	if (!READ_ONCE(bl_nl_live) || !genl_has_listeners(&blkload_nl_family, &init_net, 0))
+	if (!genl_has_listeners(&blkload_nl_family, &init_net, 0))
 		return;
 	msg = genlmsg_new(bl_nl_job_size(job, false, false), GFP_KERNEL);
 	if (!msg)
@@ -471,12 +528,7 @@ void bl_nl_notify_done(struct bl_job *job)
 		nlmsg_free(msg);
 		return;
 	}
-	rcu_read_lock();
-	if (READ_ONCE(bl_nl_live))
-		genlmsg_multicast(&blkload_nl_family, msg, 0, 0, GFP_ATOMIC);
-	else
-		nlmsg_free(msg);
-	rcu_read_unlock();
+	genlmsg_multicast(&blkload_nl_family, msg, 0, 0, GFP_KERNEL);
 }
 
 static const struct genl_small_ops blkload_nl_ops[] = {
@@ -511,10 +563,20 @@ static const struct genl_small_ops blkload_nl_ops[] = {
 		.dumpit	= blkload_nl_job_get_dumpit,
 		.flags	= GENL_ADMIN_PERM,
 	},
+	{
+		.cmd	= BLKLOAD_CMD_JOB_DETACH,
+		.doit	= blkload_nl_job_detach_doit,
+		.flags	= GENL_ADMIN_PERM,
+	},
 };
 
+/*
+ * Events carry devices and statistics, which job-get gives only to
+ * CAP_SYS_ADMIN: so does joining the group (Debian's 6.1 has the flag
+ * backported). Events go to the initial network namespace only.
+ */
 static const struct genl_multicast_group blkload_nl_mcgrps[] = {
-	{ .name = BLKLOAD_MCGRP_EVENTS, },
+	{ .name = BLKLOAD_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
 };
 
 static struct genl_family blkload_nl_family __ro_after_init = {
@@ -531,14 +593,22 @@ static struct genl_family blkload_nl_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(blkload_nl_mcgrps),
 };
 
-/* A socket that owns jobs went away (closed, or its process died). */
+/*
+ * A socket that owns jobs went away (closed, or its process died). Port ids
+ * are per network namespace: the owner is the pair. (genl's per-socket
+ * private data would name the socket itself, but genl_sk_priv_get() is not
+ * exported to modules, 6.12 included.)
+ */
 static int bl_nl_notify(struct notifier_block *nb, unsigned long event, void *ptr)
 {
 	struct netlink_notify *n = ptr;
+	struct bl_owner owner;
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC || !n->portid)
 		return NOTIFY_DONE;
-	bl_jobs_owner_gone(n->portid);
+	owner.net = n->net;
+	owner.portid = n->portid;
+	bl_jobs_owner_gone(&owner);
 	return NOTIFY_DONE;
 }
 
@@ -558,15 +628,12 @@ int __init blkload_nl_init(void)
 		netlink_unregister_notifier(&bl_nl_notifier);
 		return ret;
 	}
-	WRITE_ONCE(bl_nl_live, true);
 	return 0;
 }
 
+/* Waits for every running handler: none runs once this returns. */
 void blkload_nl_exit(void)
 {
-	/* Jobs finishing during unload must not multicast on a dead family. */
-	WRITE_ONCE(bl_nl_live, false);
-	synchronize_rcu();
 	genl_unregister_family(&blkload_nl_family);
 	netlink_unregister_notifier(&bl_nl_notifier);
 }

@@ -15,6 +15,16 @@ static struct netlink_range_validation blkload_iodepth_range = {
 	.max = 65536,
 };
 
+static struct netlink_range_validation blkload_runtime_range = {
+	.min = 0,
+	.max = 31536000000000000,
+};
+
+static struct netlink_range_validation blkload_ramp_time_range = {
+	.min = 0,
+	.max = 31536000000000000,
+};
+
 static struct netlink_range_validation blkload_batch_range = {
 	.min = 1,
 	.max = 65536,
@@ -33,6 +43,7 @@ const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1] = {
 	[BLKLOAD_A_STATS_WRITE] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 	[BLKLOAD_A_STATS_QUEUE] = NLA_POLICY_NESTED(blkload_queue_stats_nl_policy),
 	[BLKLOAD_A_STATS_RAMP_DONE] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_STATS_STALL_MAX] = { .type = NLA_U64, },
 };
 
 const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1] = {
@@ -41,6 +52,7 @@ const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX 
 	[BLKLOAD_A_QUEUE_STATS_INFLIGHT] = { .type = NLA_U64, },
 	[BLKLOAD_A_QUEUE_STATS_READ] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_STATS_WRITE] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
+	[BLKLOAD_A_QUEUE_STATS_STALL_MAX] = { .type = NLA_U64, },
 };
 
 const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] = {
@@ -51,6 +63,7 @@ const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] =
 	[BLKLOAD_A_OP_STATS_LAT_MAX] = { .type = NLA_U64, },
 	[BLKLOAD_A_OP_STATS_LAT_SUM] = { .type = NLA_U64, },
 	[BLKLOAD_A_OP_STATS_HIST] = { .type = NLA_BINARY, },
+	[BLKLOAD_A_OP_STATS_LAT_SUM_HI] = { .type = NLA_U64, },
 };
 
 const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
@@ -72,8 +85,8 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_CPUMASK] = { .type = NLA_BINARY, .len = 1024, },
 	[BLKLOAD_A_OFFSET] = { .type = NLA_U64, },
 	[BLKLOAD_A_SIZE] = { .type = NLA_U64, },
-	[BLKLOAD_A_RUNTIME] = { .type = NLA_U64, },
-	[BLKLOAD_A_RAMP_TIME] = { .type = NLA_U64, },
+	[BLKLOAD_A_RUNTIME] = NLA_POLICY_FULL_RANGE(NLA_U64, &blkload_runtime_range),
+	[BLKLOAD_A_RAMP_TIME] = NLA_POLICY_FULL_RANGE(NLA_U64, &blkload_ramp_time_range),
 	[BLKLOAD_A_NUMBER_IOS] = { .type = NLA_U64, },
 	[BLKLOAD_A_IO_SIZE] = { .type = NLA_U64, },
 	[BLKLOAD_A_RANDSEED] = { .type = NLA_U64, },
@@ -94,4 +107,7 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_DRAIN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_drain_timeout_range),
 	[BLKLOAD_A_OWNER] = { .type = NLA_U32, },
 	[BLKLOAD_A_INFLIGHT] = { .type = NLA_U64, },
+	[BLKLOAD_A_DELETED] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_NR_WORKERS] = { .type = NLA_U32, },
+	[BLKLOAD_A_CONTINUE_ON_ERROR] = NLA_POLICY_MAX(NLA_U32, 3),
 };

@@ -187,6 +187,7 @@ guest() {
 		--list "${CHECK_LIST:-build/kselftest/kselftest-list.txt}" --select "${CHECK_TESTS:-}" --name guest)
 	grep -E '^# (not )?ok|^# .*(FAIL|assertion|expected)' "$logs/vm/output" 2>/dev/null |
 		grep -v '^# ok' | head -40
+	grep -h "known report ignored" "$logs/vm.err" 2>/dev/null | sed 's/^/# /'
 	if [[ -s $logs/vm/splats ]] || ((vrc == 124)) || grep -q "kernel tainted" "$logs/vm.err"; then
 		sed 's/^/# /' "$logs/vm.err" | head -30
 		result 0 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"

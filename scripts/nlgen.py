@@ -83,6 +83,17 @@ def gen_uapi(spec):
         if d['type'] == 'const':
             out.append(f'#define {spec.up}_{c_upper(d["name"])}\t{d["value"]}')
             out.append('')
+        elif d['type'] == 'flags':
+            ename = f'{c_lower(spec.name)}_{c_lower(d["name"])}'
+            prefix = c_upper(d.get('name-prefix', f'{spec.up}_{c_upper(d["name"])}_'))
+            if d.get('doc'):
+                out.append(f'/* {d["doc"]} */')
+            out.append(f'enum {ename} {{')
+            for i, e in enumerate(d['entries']):
+                en = e['name'] if isinstance(e, dict) else e
+                out.append(f'\t{prefix}{c_upper(en)} = {1 << i},')
+            out.append('};')
+            out.append('')
         elif d['type'] == 'enum':
             ename = f'{c_lower(spec.name)}_{c_lower(d["name"])}'
             prefix = d.get('name-prefix', f'{spec.up}_{c_upper(d["name"])}_')

@@ -113,10 +113,20 @@ bl_wait() {
 	return 1
 }
 
-# Nothing of blkload is left: no job, no pinned memory, refcount 0.
-bl_clean() {
-	blkload -j info | bl_json 'd["nr_jobs"] == 0' 'd["mem_used"] == 0' &&
+# Nothing of blkload is left: no job, no pinned memory, refcount 0. A job
+# that just ended may still be in its done work for a moment: waits up to
+# 5 s (scaled) for that.
+bl_clean_now() {
+	blkload -j info | bl_json 'd["nr_jobs"] == 0' 'd["mem_used"] == 0' >/dev/null &&
 		test "$(bl_refcnt)" = 0
+}
+
+bl_clean() {
+	bl_wait $((50 * ${BL_SCALE:-1})) bl_clean_now || {
+		blkload -j info | sed 's/^/# /'
+		echo "# refcnt $(bl_refcnt)"
+		return 1
+	}
 }
 
 # Jobs that exist now; cheap enough to poll every 100 ms under emulation.
@@ -131,4 +141,63 @@ bl_has_jobs() {
 # Milliseconds of the monotonic-enough wall clock.
 bl_ms() {
 	echo $(($(date +%s%N) / 1000000))
+}
+
+# Time limits in tests are multiplied by this: 4 on a debug kernel (KASAN,
+# lockdep and kmemleak make everything about 4x slower), else 1.
+if [[ -z ${BL_SCALE:-} ]]; then
+	BL_SCALE=1
+	[[ -e /sys/kernel/debug/kmemleak ]] && BL_SCALE=4
+fi
+
+# Milliseconds scaled for this kernel.
+bl_ms_scaled() {
+	echo $(($1 * BL_SCALE))
+}
+
+# The raw netlink client (blnl.py): one command at a time.
+bl_nl() {
+	python3 "$BL_DIR/blnl.py" "$@"
+}
+
+# The job id of "blkload -j start" output on stdin; fails when there is none.
+bl_started_id() {
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])'
+}
+
+# A field of "blkload -j info".
+bl_info() {
+	blkload -j info | python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"
+}
+
+# Worker threads named blkload/N that exist now.
+bl_worker_threads() {
+	cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^blkload/'
+}
+
+# The state of job $1 as the CLI lists it ("" when gone).
+bl_job_state() {
+	blkload -j list | python3 -c "
+import json, sys
+for j in json.load(sys.stdin)['jobs']:
+    if j['job_id'] == $1:
+        print(j['state'] + (' deleted' if j.get('deleted') else ''))"
+}
+
+# configfs mounted (null_blk devices made through it).
+bl_configfs() {
+	modprobe -q configfs 2>/dev/null
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config
+}
+
+# No worker thread is left.
+bl_no_workers() {
+	test "$(bl_worker_threads)" = 0
+}
+
+# A slow device must not be failed by the block layer's request timeout
+# (null_blk has 5 s on 6.12): give block device $1 a long one.
+bl_no_timeout() {
+	echo 600000 >"/sys/block/$1/queue/io_timeout"
 }

@@ -24,7 +24,10 @@ cases=(
 	"region past the end|past the end of the device|--dev /dev/nullb0 --offset 4k --size 4g"
 	"write without allow-write|allow-write is required|--dev /dev/nullb0 --rw randwrite"
 	"write to a mounted device|mounted or claimed by another holder|--dev /dev/ram0 --rw write --allow-write"
-	"memory over budget|would pin|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"
+	"memory over budget|this job would pin 4.00 GiB of data pages|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"
+	"runtime over 365 days|runtime: integer out of range|--dev /dev/nullb0 --runtime 8761h"
+	"ramp_time over 365 days|ramp-time: integer out of range|--dev /dev/nullb0 --ramp_time 8761h"
+	"continue_on_error verify|no verify yet|--dev /dev/nullb0 --continue_on_error verify"
 )
 
 ktap_print_header

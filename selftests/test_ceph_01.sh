@@ -3,7 +3,11 @@
 #
 # The Ceph fixture: a one-node cluster comes up, four images map through
 # krbd, a random 4 MiB pattern written with dd reads back identical; blkload
-# runs over the four images with per-device and summed results; unmap and
+# runs over the four images with per-device and summed results. Faults: the
+# OSD stopped for 3 s mid-run (SIGSTOP) and resumed: the run goes on and
+# reports the stall; an image mapped with osd_request_timeout=3 turns the
+# same stall into ETIMEDOUT errors that end the run; a forced unmap mid-run
+# ends the run within 2 s with the in-flight IO as errors. Unmap and
 # teardown leave nothing behind.
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +15,7 @@ bl_require_root
 bl_require_cmd ceph-mon ceph-osd rbd blkload python3
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 12
 bl_mark start
 ceph_mini=$BLKLOAD_TOP/scripts/ceph-mini
 tmp=$(mktemp -d)
@@ -53,7 +57,70 @@ read4() {
 			"all(j['done_reason'] == 'runtime' for j in d['jobs'])"
 }
 bl_check "krbd: 4 images x 3 s random reads on 2 CPUs, per device and summed" read4
-blkload run "${args[@]}" --rw randread --bs 4k --iodepth 16 --runtime 1 2>&1 | sed 's/^/# /'
+text_report() {
+	blkload run "${args[@]}" --rw randread --bs 4k --iodepth 16 --runtime 1 >"$tmp/t.txt" 2>&1
+	sed 's/^/# /' "$tmp/t.txt"
+	test "$(grep -c '^/dev/rbd[0-9]*: (job [0-9]*) rw=randread, bs=4096, iodepth=16, cpus=0: done (runtime)' "$tmp/t.txt")" = 4 &&
+		test "$(grep -c '^  read: IOPS=[0-9]*, .*errors=0$' "$tmp/t.txt")" = 5 &&
+		grep -q '^All jobs: 4 queues$' "$tmp/t.txt"
+}
+bl_check "krbd: the text report names each device and the sum" text_report
+
+export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
+osd_pid=$(cat "${CEPH_MINI_DIR:-/tmp/ceph-mini}/run/osd.0.pid")
+# Writes: krbd answers reads of never-written objects itself.
+stall() {
+	blkload -j run --dev "$dev" --rw randwrite --bs 4k --iodepth 8 --runtime 8 \
+		--allow-write >"$tmp/s.json" &
+	local pid=$!
+	sleep 2
+	kill -STOP "$osd_pid"
+	sleep 3
+	kill -CONT "$osd_pid"
+	wait $pid || return 1
+	bl_json "print('# stall_max_ns', d['jobs'][0]['stall_max_ns']) or True" \
+		"d['jobs'][0]['stall_max_ns'] >= 2.5e9" \
+		"d['jobs'][0]['done_reason'] == 'runtime'" \
+		"d['jobs'][0]['write']['errors'] == 0" \
+		"d['jobs'][0]['write']['total_ios'] > 0" <"$tmp/s.json"
+}
+bl_check "OSD stopped 3 s mid-run: the run resumes and reports a stall of >= 2.5 s" stall
+
+timeout_map() {
+	local d pid rc
+	d=$(rbd map -o noudev,osd_request_timeout=3 rbd/img1) || return 1
+	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --runtime 60 \
+		--allow-write >"$tmp/o.json" &
+	pid=$!
+	sleep 2
+	kill -STOP "$osd_pid"
+	wait $pid && rc=0 || rc=$?
+	kill -CONT "$osd_pid"
+	rbd unmap -o noudev "$d"
+	test "$rc" = 1 &&
+		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] == -110" \
+			<"$tmp/o.json"
+}
+bl_check "osd_request_timeout=3: the same stall ends the run with ETIMEDOUT" timeout_map
+
+force_unmap() {
+	local d=${rbds[3]} pid rc t0 t1
+	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --runtime 60 \
+		--allow-write >"$tmp/u.json" &
+	pid=$!
+	sleep 2
+	t0=$(bl_ms)
+	rbd unmap -o force,noudev "$d"
+	wait $pid && rc=0 || rc=$?
+	t1=$(bl_ms)
+	echo "# run exited $rc $((t1 - t0)) ms after the forced unmap"
+	test "$rc" = 1 -a $((t1 - t0)) -lt "$(bl_ms_scaled 2000)" &&
+		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] < 0" \
+			"d['jobs'][0]['write']['errors'] > 0" \
+			<"$tmp/u.json"
+}
+bl_check "rbd unmap -o force mid-run: the run ends within 2 s with errors" force_unmap
+bl_check "nothing left of blkload" bl_clean
 bl_unload
 
 "$ceph_mini" stop 2>&1 | sed 's/^/# /'

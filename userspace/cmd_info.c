@@ -13,7 +13,7 @@
 struct info {
 	const char *version;
 	const char *kernel;
-	uint32_t abi, max_iodepth, max_bs, max_jobs, nr_jobs;
+	uint32_t abi, max_iodepth, max_bs, max_jobs, nr_jobs, nr_workers;
 	uint64_t mem_budget, mem_used;
 	struct out *o;
 };
@@ -39,6 +39,12 @@ static int info_parse(struct nlattr **tb, void *arg)
 	in->nr_jobs = 0;
 	nla_get_u64_checked(tb[BLKLOAD_A_MEM_USED], &in->mem_used);
 	nla_get_u32_checked(tb[BLKLOAD_A_NR_JOBS], &in->nr_jobs);
+	in->nr_workers = 0;
+	nla_get_u32_checked(tb[BLKLOAD_A_NR_WORKERS], &in->nr_workers);
+	if (in->abi != BLKLOAD_ABI_VERSION)
+		fprintf(stderr,
+			"blkload: the module speaks netlink ABI %u, this CLI ABI %d: load the module that came with this CLI\n",
+			in->abi, BLKLOAD_ABI_VERSION);
 
 	out_str(o, "version", "module version", in->version);
 	out_u64(o, "abi_version", "ABI version", in->abi, NULL);
@@ -53,6 +59,7 @@ static int info_parse(struct nlattr **tb, void *arg)
 	out_end_object(o);
 	out_u64(o, "nr_jobs", "jobs now", in->nr_jobs, NULL);
 	out_bytes(o, "mem_used", "memory pinned now", in->mem_used);
+	out_u64(o, "nr_workers", "worker threads now", in->nr_workers, NULL);
 	return 0;
 }
 

@@ -33,7 +33,7 @@ static const double default_percentiles[] = {
 struct workload {
 	char **devs;
 	unsigned int nr_devs;
-	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms;
+	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms, coe;
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;
@@ -45,7 +45,7 @@ enum {
 	OPT_DEV = 256, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS, OPT_IODEPTH, OPT_CPUS,
 	OPT_OFFSET, OPT_SIZE, OPT_RUNTIME, OPT_RAMP, OPT_NUMBER_IOS, OPT_IO_SIZE, OPT_RANDSEED,
 	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
-	OPT_DRAIN, OPT_PER_CPU, OPT_HELP,
+	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_HELP,
 };
 
 static const struct option workload_opts[] = {
@@ -83,6 +83,8 @@ static const struct option workload_opts[] = {
 	{ "time_based", no_argument, NULL, OPT_TIME_BASED },
 	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
 	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+	{ "continue_on_error", required_argument, NULL, OPT_COE },
+	{ "continue-on-error", required_argument, NULL, OPT_COE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -108,11 +110,14 @@ static void workload_usage(FILE *f, const char *cmd)
 		"  --randseed N                seed of the offset sequence (0)\n"
 		"  --allow-write               required for workloads that write\n"
 		"  --force                     write even to a mounted or claimed device\n"
-		"  --iodepth_batch_submit N    bios per plug (min(iodepth, 16))\n"
+		"  --iodepth_batch_submit N    bios per plug (1: each bio on its own)\n"
+		"  --continue_on_error WHAT    none read write io all: count these IO\n"
+		"                              errors and go on (none: the first ends the job)\n"
 		"  --gtod_reduce               no per-IO timestamps or histogram\n"
 		"  --percentile_list P:P:...   percentiles to report (fio's default list)\n"
 		"  --per-cpu                   per-CPU queue breakdown in the report\n"
-		"  --drain-timeout MS          wait for in-flight IO when stopping (5000)\n",
+		"  --drain-timeout MS          how long a stop waits for in-flight IO (5000);\n"
+		"                              Ctrl-C stops, a second Ctrl-C detaches\n",
 		cmd);
 }
 
@@ -144,6 +149,26 @@ static int parse_percentiles(const char *s, struct report_opts *ro)
 	}
 	free(copy);
 	return ret;
+}
+
+/* fio's continue_on_error values that have a meaning here. */
+static int coe_parse(const char *s, uint32_t *coe)
+{
+	static const struct { const char *name; uint32_t bits; } v[] = {
+		{ "none", 0 }, { "0", 0 },
+		{ "read", BLKLOAD_COE_READ }, { "write", BLKLOAD_COE_WRITE },
+		{ "io", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
+		{ "all", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
+		{ "1", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		if (!strcmp(s, v[i].name)) {
+			*coe = v[i].bits;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 static void workload_free(struct workload *w)
@@ -262,6 +287,11 @@ static int workload_parse(struct workload *w, int argc, char **argv, const char 
 		case OPT_PER_CPU:
 			w->ro.queues = true;
 			break;
+		case OPT_COE:
+			ret = coe_parse(optarg, &w->coe) ?
+			      bad_value("continue_on_error", optarg,
+					"one of none read write io all (verify: no verify yet)") : 0;
+			break;
 		case OPT_HELP:
 			workload_usage(stdout, cmd);
 			return 1;
@@ -315,7 +345,7 @@ static void explain_budget(const struct workload *w)
 	uint64_t pins = (w->bs + page - 1) / page * page * w->iodepth * ncpu;
 	char *s = fmt_bytes(pins);
 
-	fprintf(stderr, "blkload: this job would pin %s (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs); see 'blkload info' for the budget\n",
+	fprintf(stderr, "blkload: this job would pin %s of data pages (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs) and its slots; see 'blkload info' for the budget\n",
 		s, pins, w->iodepth, w->bs, ncpu);
 	free(s);
 }
@@ -357,6 +387,8 @@ static int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, 
 		nla_put_flag(msg, BLKLOAD_A_DETACHED);
 	if (w->no_lat)
 		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
+	if (w->coe)
+		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
 	ret = bl_nl_talk(nl, msg, id_parse, &r);
 	if (ret) {
 		char *what = xasprintf("%s", dev);
@@ -371,15 +403,14 @@ static int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, 
 	return 0;
 }
 
-static int job_simple(struct bl_nl *nl, uint8_t cmd, uint32_t id, uint32_t drain_ms)
+/* job-stop, job-del, job-detach: the kernel answers at once, never waits. */
+static int job_simple(struct bl_nl *nl, uint8_t cmd, uint32_t id)
 {
 	struct nl_msg *msg = bl_nl_msg(nl, cmd, 0);
 
 	if (!msg)
 		return -ENOMEM;
 	nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
-	if (cmd == BLKLOAD_CMD_JOB_STOP || cmd == BLKLOAD_CMD_JOB_DEL)
-		nla_put_u32(msg, BLKLOAD_A_DRAIN_TIMEOUT, drain_ms);
 	return bl_nl_talk(nl, msg, NULL, NULL);
 }
 
@@ -438,12 +469,14 @@ static int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct
 	return ret;
 }
 
+/* Ctrl-C (or SIGTERM) count: the first stops, the second detaches. */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	interrupted = 1;
+	if (interrupted < 2)
+		interrupted++;
 }
 
 /* Without SA_RESTART, so that a blocking receive returns on Ctrl-C. */
@@ -525,8 +558,8 @@ err:
 	return NULL;
 }
 
-/* Up to a second for any job event (the caller then reads the jobs' state). */
-static void events_wait(struct nl_sock *ev)
+/* Up to @ms for any job event (the caller then reads the jobs' state). */
+static void events_wait(struct nl_sock *ev, int ms)
 {
 	struct pollfd pfd;
 
@@ -536,8 +569,55 @@ static void events_wait(struct nl_sock *ev)
 	}
 	pfd.fd = nl_socket_get_fd(ev);
 	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 1000) > 0 && (pfd.revents & POLLIN))
+	if (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLIN))
 		nl_recvmsgs_default(ev);
+}
+
+/* The jobs' state now; the number of them done, or -1 on error. */
+static int jobs_get(struct bl_nl *nl, const uint32_t *ids, unsigned int n, struct job *jobs,
+		    bool hist, bool queues)
+{
+	int done = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		job_clear(&jobs[i]);
+		if (job_get(nl, ids[i], hist, queues, &jobs[i])) {
+			char *what = xasprintf("job %u", ids[i]);
+
+			bl_nl_perror(nl, what);
+			free(what);
+			return -1;
+		}
+		done += jobs[i].state == BLKLOAD_STATE_DONE;
+	}
+	return done;
+}
+
+/* Names the jobs that did not drain in time; they are freed when they do. */
+static void report_undrained(const struct job *jobs, unsigned int n, uint32_t drain_ms)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (jobs[i].state != BLKLOAD_STATE_DONE)
+			fprintf(stderr,
+				"blkload: job %u: %" PRIu64 " IOs still in flight on %s after %u ms; the module frees the job when they complete\n",
+				jobs[i].id, jobs[i].inflight, jobs[i].path, drain_ms);
+}
+
+/* The second Ctrl-C: the jobs outlive this process; say how to end them. */
+static void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (jobs[i].state == BLKLOAD_STATE_DONE)
+			continue;
+		if (job_simple(nl, BLKLOAD_CMD_JOB_DETACH, jobs[i].id)) {
+			bl_nl_perror(nl, "detach");
+			continue;
+		}
+		fprintf(stderr,
+			"blkload: job %u on %s detached (%s, %" PRIu64 " IOs in flight); 'blkload stop %u' ends and removes it\n",
+			jobs[i].id, jobs[i].path, state_name(jobs[i].state), jobs[i].inflight,
+			jobs[i].id);
+	}
 }
 
 static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
@@ -571,11 +651,11 @@ static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 	job_clear(&sum);
 }
 
-/* Deletes what was made, reporting (not failing on) errors. */
-static void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n, uint32_t drain_ms)
+/* Deletes what was made (freed once drained), reporting, not failing on, errors. */
+static void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
-		if (job_simple(nl, BLKLOAD_CMD_JOB_DEL, ids[i], drain_ms))
+		if (job_simple(nl, BLKLOAD_CMD_JOB_DEL, ids[i]) && nl->error != -ENOENT)
 			bl_nl_perror(nl, "delete job");
 }
 
@@ -635,53 +715,60 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	jobs = xcalloc(n, sizeof(*jobs));
 	{
 		bool tty = isatty(STDERR_FILENO) && !ctx->json;
-		double t0 = now_s(), last_shown = t0, prev_t = t0;
+		double t0 = now_s(), last_shown = t0, prev_t = t0, stop_t = 0;
 		uint64_t prev_ios = 0, prev_bytes = 0;
 		bool stopped = false;
+		int done;
 
 		for (;;) {
-			unsigned int done = 0;
-
-			for (unsigned int i = 0; i < n; i++) {
-				job_clear(&jobs[i]);
-				if (job_get(&nl, ids[i], false, false, &jobs[i])) {
-					bl_nl_perror(&nl, "job-get");
-					goto out_del;
-				}
-				done += jobs[i].state == BLKLOAD_STATE_DONE;
-			}
-			if (done == n)
+			done = jobs_get(&nl, ids, n, jobs, false, false);
+			if (done < 0)
+				goto out_del;
+			if ((unsigned int)done == n)
 				break;
+			if (interrupted > 1) {
+				if (tty)
+					fputs("\r\033[K", stderr);
+				jobs_detach(&nl, jobs, n);
+				goto out;
+			}
 			if (interrupted && !stopped) {
 				for (unsigned int i = 0; i < n; i++)
-					if (job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i], w.drain_ms))
+					if (job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i]))
 						bl_nl_perror(&nl, "stop");
 				stopped = true;
+				stop_t = now_s();
+				if (isatty(STDERR_FILENO))
+					fputs("\r\033[Kblkload: stopping; Ctrl-C again detaches the jobs\n",
+					      stderr);
 				continue;
+			}
+			if (stopped && now_s() - stop_t >= w.drain_ms / 1e3) {
+				if (tty)
+					fputs("\r\033[K", stderr);
+				report_undrained(jobs, n, w.drain_ms);
+				break;
 			}
 			if (tty && now_s() - last_shown >= 1.0) {
 				progress(jobs, n, &w, t0, &prev_ios, &prev_bytes, &prev_t);
 				last_shown = now_s();
 			}
-			events_wait(ev);
+			events_wait(ev, stopped ? 100 : 1000);
 		}
 		if (tty && last_shown > t0)
 			fputs("\r\033[K", stderr);
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		job_clear(&jobs[i]);
-		if (job_get(&nl, ids[i], true, w.ro.queues, &jobs[i])) {
-			bl_nl_perror(&nl, "job-get");
-			goto out_del;
-		}
-	}
+	if (jobs_get(&nl, ids, n, jobs, true, w.ro.queues) < 0)
+		goto out_del;
 	report_all(ctx, jobs, n, &w);
 	rc = 0;
 	for (unsigned int i = 0; i < n; i++)
-		if (jobs[i].error || jobs[i].op[OP_READ].errors || jobs[i].op[OP_WRITE].errors)
+		if (jobs[i].error || jobs[i].op[OP_READ].errors || jobs[i].op[OP_WRITE].errors ||
+		    jobs[i].state != BLKLOAD_STATE_DONE ||
+		    jobs[i].reason == BLKLOAD_REASON_CPU_OFFLINE)
 			rc = 1;
 out_del:
-	jobs_del(&nl, ids, n, w.drain_ms);
+	jobs_del(&nl, ids, n);
 out:
 	if (jobs)
 		for (unsigned int i = 0; i < n; i++)
@@ -769,17 +856,44 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 	}
 	jobs = xcalloc(n, sizeof(*jobs));
 	w.bins = ctx->json_plus;
-	for (i = 0; i < n; i++) {
-		bool stuck = false;
+	if (stop) {
+		/* Joined before the stops, so that no job-done event can be missed. */
+		struct nl_sock *ev = events_open();
+		double t0 = now_s();
 
-		if (stop && job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i], w.drain_ms)) {
-			char *what = xasprintf("stop job %u", ids[i]);
+		for (i = 0; i < n; i++) {
+			if (job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i])) {
+				char *what = xasprintf("stop job %u", ids[i]);
 
-			bl_nl_perror(&nl, what);
-			free(what);
-			stuck = nl.error == -ETIMEDOUT;
-			rc = 1;
+				bl_nl_perror(&nl, what);
+				free(what);
+				rc = 1;
+				ids[i] = 0;	/* nothing to wait for, report or delete */
+			}
 		}
+		/* Wait for each job to drain, up to the drain timeout in all. */
+		for (;;) {
+			unsigned int pending = 0;
+
+			for (i = 0; i < n; i++) {
+				if (!ids[i])
+					continue;
+				job_clear(&jobs[0]);
+				if (job_get(&nl, ids[i], false, false, &jobs[0]))
+					continue;	/* reported below */
+				pending += jobs[0].state != BLKLOAD_STATE_DONE;
+			}
+			job_clear(&jobs[0]);
+			if (!pending || now_s() - t0 >= w.drain_ms / 1e3)
+				break;
+			events_wait(ev, 100);
+		}
+		if (ev)
+			nl_socket_free(ev);
+	}
+	for (i = 0; i < n; i++) {
+		if (!ids[i])
+			continue;
 		if (job_get(&nl, ids[i], true, w.ro.queues, &jobs[got])) {
 			char *what = xasprintf("job %u", ids[i]);
 
@@ -788,20 +902,21 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 			rc = 1;
 			continue;
 		}
-		if (stuck)
-			fprintf(stderr,
-				"blkload: job %u: %" PRIu64 " IOs still in flight on %s after %u ms; it is deleted when they complete\n",
-				ids[i], jobs[got].inflight, jobs[got].path, w.drain_ms);
 		got++;
 	}
 	if (got)
 		report_all(ctx, jobs, got, &w);
-	/* A job still draining is handed to the module, which frees it later. */
-	if (stop)
+	if (stop) {
+		report_undrained(jobs, got, w.drain_ms);
+		for (i = 0; i < got; i++)
+			if (jobs[i].state != BLKLOAD_STATE_DONE)
+				rc = 1;
+		/* A job still draining is deleted now and freed by the module later. */
 		for (i = 0; i < n; i++)
-			if (job_simple(&nl, BLKLOAD_CMD_JOB_DEL, ids[i], w.drain_ms) &&
-			    nl.error != -ETIMEDOUT && nl.error != -ENOENT)
+			if (ids[i] && job_simple(&nl, BLKLOAD_CMD_JOB_DEL, ids[i]) &&
+			    nl.error != -ENOENT)
 				bl_nl_perror(&nl, "delete job");
+	}
 	for (i = 0; i < got; i++)
 		job_clear(&jobs[i]);
 	free(jobs);
@@ -827,6 +942,7 @@ int cmd_stats(struct ctx *ctx, int argc, char **argv)
 int cmd_list(struct ctx *ctx, int argc, char **argv)
 {
 	struct get_ctx g = { 0 };
+	bool deleted = false;
 	struct nl_msg *msg;
 	struct bl_nl nl;
 	struct out *o;
@@ -861,10 +977,15 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 			uint64_t ios = j->op[OP_READ].ios + j->op[OP_WRITE].ios;
 
 			if (!ctx->json) {
+				char *st = xasprintf("%s%s", state_name(j->state),
+						     j->deleted ? "*" : "");
+
 				printf("%-6u %-20s %-9s %-10s %-9s %8u %7u %-8s %9.1fs %12" PRIu64 "\n",
-				       j->id, j->path, state_name(j->state), reason_name(j->reason),
+				       j->id, j->path, st, reason_name(j->reason),
 				       rw_name(j->rw), j->bs, j->iodepth, j->cpus,
 				       (double)j->elapsed / 1e9, ios);
+				free(st);
+				deleted |= j->deleted;
 				continue;
 			}
 			out_begin_object(o, NULL, NULL);
@@ -877,6 +998,7 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 			out_u64(o, "iodepth", NULL, j->iodepth, NULL);
 			out_str(o, "cpus", NULL, j->cpus);
 			out_bool(o, "detached", NULL, !j->owner);
+			out_bool(o, "deleted", NULL, j->deleted);
 			out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
 			out_u64(o, "ios", NULL, ios, NULL);
 			out_u64(o, "inflight", NULL, j->inflight, NULL);
@@ -884,6 +1006,8 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 		}
 		out_end_array(o);
 		out_free(o);
+		if (deleted)
+			puts("* deleted: freed by the module once its in-flight IO completes");
 	}
 	for (unsigned int i = 0; i < g.n; i++)
 		job_clear(&g.jobs[i]);

@@ -34,6 +34,7 @@ static const char *const reason_names[] = {
 	[BLKLOAD_REASON_ERROR] = "error",
 	[BLKLOAD_REASON_STOPPED] = "stopped",
 	[BLKLOAD_REASON_OWNER_GONE] = "owner-gone",
+	[BLKLOAD_REASON_CPU_OFFLINE] = "cpu-offline",
 };
 
 const char *rw_name(uint32_t rw)
@@ -88,6 +89,7 @@ static int op_parse(const struct nlattr *nest, struct op_stats *op)
 	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_MIN], &op->lat_min);
 	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_MAX], &op->lat_max);
 	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SUM], &op->lat_sum);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SUM_HI], &op->lat_sum_hi);
 	if (tb[BLKLOAD_A_OP_STATS_HIST]) {
 		size_t len = (size_t)nla_len(tb[BLKLOAD_A_OP_STATS_HIST]);
 
@@ -109,6 +111,7 @@ static int queue_parse(const struct nlattr *nest, struct queue_stats *q)
 	nla_get_u32_checked(tb[BLKLOAD_A_QUEUE_STATS_CPU], &q->cpu);
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_CPU_TIME], &q->cpu_time);
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_INFLIGHT], &q->inflight);
+	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_STALL_MAX], &q->stall_max);
 	if (op_parse(tb[BLKLOAD_A_QUEUE_STATS_READ], &q->op[OP_READ]) ||
 	    op_parse(tb[BLKLOAD_A_QUEUE_STATS_WRITE], &q->op[OP_WRITE]))
 		return -1;
@@ -128,6 +131,7 @@ static int stats_parse(const struct nlattr *nest, struct job *j)
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_ELAPSED], &j->elapsed);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_CPU_TIME], &j->cpu_time);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_INFLIGHT], &j->inflight);
+	nla_get_u64_checked(tb[BLKLOAD_A_STATS_STALL_MAX], &j->stall_max);
 	j->ramp_done = tb[BLKLOAD_A_STATS_RAMP_DONE] != NULL;
 	if (op_parse(tb[BLKLOAD_A_STATS_READ], &j->op[OP_READ]) ||
 	    op_parse(tb[BLKLOAD_A_STATS_WRITE], &j->op[OP_WRITE]))
@@ -162,6 +166,7 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_ERROR], (uint32_t *)&j->error);
 	nla_get_u32_checked(tb[BLKLOAD_A_DEV_LBS], &j->dev_lbs);
 	nla_get_u32_checked(tb[BLKLOAD_A_OWNER], &j->owner);
+	nla_get_u32_checked(tb[BLKLOAD_A_CONTINUE_ON_ERROR], &j->coe);
 	nla_get_u64_checked(tb[BLKLOAD_A_OFFSET], &j->offset);
 	nla_get_u64_checked(tb[BLKLOAD_A_SIZE], &j->size);
 	nla_get_u64_checked(tb[BLKLOAD_A_RUNTIME], &j->runtime);
@@ -171,6 +176,7 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u64_checked(tb[BLKLOAD_A_DEV_SIZE], &j->dev_size);
 	nla_get_u64_checked(tb[BLKLOAD_A_MEM_PINNED], &j->mem_pinned);
 	j->no_lat = tb[BLKLOAD_A_NO_LAT] != NULL;
+	j->deleted = tb[BLKLOAD_A_DELETED] != NULL;
 	if (tb[BLKLOAD_A_CPUMASK]) {
 		const uint8_t *d = nla_data(tb[BLKLOAD_A_CPUMASK]);
 		size_t len = (size_t)nla_len(tb[BLKLOAD_A_CPUMASK]);
@@ -217,6 +223,7 @@ void job_sum(struct job *a, const struct job *b)
 		x->bytes += y->bytes;
 		x->errors += y->errors;
 		x->lat_sum += y->lat_sum;
+		x->lat_sum_hi += y->lat_sum_hi + (x->lat_sum < y->lat_sum);
 		if (y->hist) {
 			if (!x->hist)
 				x->hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
@@ -228,10 +235,21 @@ void job_sum(struct job *a, const struct job *b)
 		a->elapsed = b->elapsed;
 	a->cpu_time += b->cpu_time;
 	a->inflight += b->inflight;
+	if (b->stall_max > a->stall_max)
+		a->stall_max = b->stall_max;
 	a->nr_cpus += b->nr_cpus;
 	a->mem_pinned += b->mem_pinned;
 	if (b->error && !a->error)
 		a->error = b->error;
+}
+
+/* Mean latency from the 128-bit sum. */
+static double lat_mean(const struct op_stats *op)
+{
+	long double sum = (long double)op->lat_sum_hi * 18446744073709551616.0L +
+			  (long double)op->lat_sum;
+
+	return op->ios ? (double)(sum / (long double)op->ios) : 0;
 }
 
 static void report_op(struct out *o, const char *key, const char *label, const struct op_stats *op,
@@ -259,8 +277,7 @@ static void report_op(struct out *o, const char *key, const char *label, const s
 			out_begin_object(o, "lat_ns", NULL);
 			out_u64(o, "min", NULL, op->lat_min, NULL);
 			out_u64(o, "max", NULL, op->lat_max, NULL);
-			out_double(o, "mean", NULL,
-				   op->ios ? (double)op->lat_sum / (double)op->ios : 0, 6, NULL);
+			out_double(o, "mean", NULL, lat_mean(op), 6, NULL);
 			out_u64(o, "N", NULL, op->ios, NULL);
 			if (op->hist && ro->nr_percentiles) {
 				out_begin_object(o, "percentile", NULL);
@@ -303,7 +320,7 @@ static void report_op(struct out *o, const char *key, const char *label, const s
 	if (no_lat || !op->ios)
 		return;
 	printf("    lat (nsec): min=%" PRIu64 ", max=%" PRIu64 ", avg=%.2f\n", op->lat_min,
-	       op->lat_max, (double)op->lat_sum / (double)op->ios);
+	       op->lat_max, lat_mean(op));
 	if (!op->hist || !ro->nr_percentiles)
 		return;
 	printf("    lat percentiles (nsec):\n");
@@ -346,6 +363,7 @@ void report_job(struct out *o, const char *key, const struct job *j, const char 
 			out_str(o, "state", NULL, state_name(j->state));
 			out_str(o, "done_reason", NULL, reason_name(j->reason));
 			out_bool(o, "detached", NULL, !j->owner);
+			out_bool(o, "deleted", NULL, j->deleted);
 		}
 		out_s64(o, "error", NULL, j->error, NULL);
 		out_u64(o, "nr_queues", NULL, j->nr_cpus, NULL);
@@ -354,6 +372,7 @@ void report_job(struct out *o, const char *key, const struct job *j, const char 
 		out_u64(o, "job_runtime", NULL, j->elapsed / 1000000, NULL);
 		out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
 		out_u64(o, "inflight", NULL, j->inflight, NULL);
+		out_u64(o, "stall_max_ns", NULL, j->stall_max, NULL);
 		report_op(o, "read", "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro);
 		report_op(o, "write", "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro);
 		out_u64(o, "cpu_ns", NULL, j->cpu_time, NULL);
@@ -372,6 +391,7 @@ void report_job(struct out *o, const char *key, const struct job *j, const char 
 				out_u64(o, "cpu", NULL, q->cpu, NULL);
 				out_u64(o, "cpu_ns", NULL, q->cpu_time, NULL);
 				out_u64(o, "inflight", NULL, q->inflight, NULL);
+				out_u64(o, "stall_max_ns", NULL, q->stall_max, NULL);
 				report_op(o, "read", "read", &q->op[OP_READ], j->elapsed, true, ro);
 				report_op(o, "write", "write", &q->op[OP_WRITE], j->elapsed, true,
 					  ro);
@@ -399,9 +419,13 @@ void report_job(struct out *o, const char *key, const struct job *j, const char 
 	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors ||
 	    (!sum && j->rw != BLKLOAD_RW_READ && j->rw != BLKLOAD_RW_RANDREAD))
 		report_op(o, key, "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro);
-	printf("  cpu: %.3f s in %u queue threads over %.3f s, %.0f ns/IO\n",
+	printf("  cpu: %.3f s on %u queues over %.3f s, %.0f ns/IO\n",
 	       (double)j->cpu_time / 1e9, j->nr_cpus, (double)j->elapsed / 1e9,
 	       ios ? (double)j->cpu_time / (double)ios : 0.0);
+	/* A stall worth a line: a second or more without any completion. */
+	if (j->stall_max >= 1000000000ULL)
+		printf("  stalled: up to %.3f s with IO in flight and no completion\n",
+		       (double)j->stall_max / 1e9);
 	if (ro->queues) {
 		for (unsigned int i = 0; i < j->nr_queues; i++) {
 			const struct queue_stats *q = &j->queues[i];

@@ -17,27 +17,28 @@
 enum { OP_READ, OP_WRITE, NR_OPS };
 
 struct op_stats {
-	uint64_t ios, bytes, errors, lat_min, lat_max, lat_sum;
+	uint64_t ios, bytes, errors, lat_min, lat_max, lat_sum, lat_sum_hi;
 	uint64_t *hist;		/* BL_HIST_NR buckets, or NULL */
 };
 
 struct queue_stats {
 	uint32_t cpu;
-	uint64_t cpu_time, inflight;
+	uint64_t cpu_time, inflight, stall_max;
 	struct op_stats op[NR_OPS];
 };
 
 struct job {
 	uint32_t id;
 	char *path;
-	uint32_t rw, rwmixread, bs, iodepth, batch, state, reason, dev_lbs, owner;
+	uint32_t rw, rwmixread, bs, iodepth, batch, state, reason, dev_lbs, owner, coe;
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;
+	bool deleted;		/* freed by the module once its IO drains */
 	char *cpus;		/* "0-3" */
 	unsigned int nr_cpus;
 	/* statistics */
-	uint64_t elapsed, cpu_time, inflight;
+	uint64_t elapsed, cpu_time, inflight, stall_max;
 	bool ramp_done;
 	struct op_stats op[NR_OPS];
 	struct queue_stats *queues;

@@ -50,6 +50,9 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_DRAIN_TIMEOUT] = "drain-timeout",
 	[BLKLOAD_A_OWNER] = "owner",
 	[BLKLOAD_A_INFLIGHT] = "inflight",
+	[BLKLOAD_A_DELETED] = "deleted",
+	[BLKLOAD_A_NR_WORKERS] = "nr-workers",
+	[BLKLOAD_A_CONTINUE_ON_ERROR] = "continue-on-error",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

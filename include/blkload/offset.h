@@ -6,9 +6,11 @@
  *
  * A job is split into streams, one per CPU queue. Sequential streams walk
  * disjoint sub-regions of the job's region in block-size steps and wrap
- * within their own sub-region; random streams draw block-aligned offsets
- * uniformly over the whole region. Reads and writes of a mixed workload are
- * drawn from the stream's own generator, rwmixread percent of them reads.
+ * within their own sub-region (together they cover every block: the first
+ * (blocks mod streams) of them take one block more); random streams draw
+ * block-aligned offsets uniformly over the whole region. Reads and writes
+ * of a mixed workload are drawn from the stream's own generator, rwmixread
+ * percent of them reads.
  */
 #ifndef _BLKLOAD_OFFSET_H
 #define _BLKLOAD_OFFSET_H
@@ -78,20 +80,22 @@ static inline BL_GEN_U64 bl_gen_below(struct bl_gen *g, BL_GEN_U64 n)
 
 /*
  * Sets up stream @stream of @nstreams over [@offset, @offset + @size) with
- * block size @bs. Sequential streams get equal, disjoint sub-regions (the
- * remainder blocks at the end of the region are not used); @size / @bs must
- * be at least @nstreams. Returns false on impossible input.
+ * block size @bs. Sequential streams get disjoint sub-regions that cover the
+ * region's whole blocks, sized within one block of each other, so that
+ * stream k's share of a one-pass IO count is exactly its sub-region;
+ * @size / @bs must then be at least @nstreams. Random streams need one
+ * block. Returns false on impossible input.
  */
 static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 stream,
 			       BL_GEN_U32 nstreams, bool random, BL_GEN_U32 rwmixread,
 			       BL_GEN_U64 offset, BL_GEN_U64 size, BL_GEN_U32 bs)
 {
-	BL_GEN_U64 blocks;
+	BL_GEN_U64 blocks, share, rem;
 
 	if (!bs || !nstreams || stream >= nstreams || rwmixread > 100)
 		return false;
 	blocks = size / bs;
-	if (blocks < nstreams)
+	if (!blocks || (!random && blocks < nstreams))
 		return false;
 	g->bs = bs;
 	g->rwmixread = rwmixread;
@@ -104,8 +108,11 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 		g->base = offset;
 		g->nblocks = blocks;
 	} else {
-		g->nblocks = blocks / nstreams;
-		g->base = offset + (BL_GEN_U64)stream * g->nblocks * bs;
+		share = blocks / nstreams;
+		rem = blocks % nstreams;
+		g->nblocks = share + (stream < rem ? 1 : 0);
+		g->base = offset +
+			  ((BL_GEN_U64)stream * share + (stream < rem ? stream : rem)) * bs;
 	}
 	return true;
 }

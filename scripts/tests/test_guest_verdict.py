@@ -122,6 +122,59 @@ class Verdict(unittest.TestCase):
             os.unlink(f.name)
 
 
+RBD_SPLAT = """[ 1.0] ======================================================
+[ 1.0] WARNING: possible circular locking dependency detected
+[ 1.0] unmapper/5946 is trying to acquire lock:
+[ 1.0] ffff (&disk->open_mutex){+.+.}-{3:3}, at: del_gendisk+0x112/0x920
+[ 1.0] ffff (&q->q_usage_counter(io)#21){++++}-{0:0}, at: do_rbd_remove+0x433/0x590 [rbd]
+[ 1.0]  <TASK>
+[ 1.0]  del_gendisk+0x112/0x920
+[ 1.0]  </TASK>
+"""
+
+OURS = """[ 2.0] WARNING: CPU: 1 PID: 77 at module/job.c:300 bl_job_start+0x10/0x20 [blkload]
+[ 2.0]  <TASK>
+[ 2.0]  bl_job_start+0x10/0x20 [blkload]
+[ 2.0]  </TASK>
+"""
+
+
+class Splats(unittest.TestCase):
+    """scripts/splats.py: the kernel-log verdict and its list of known reports."""
+
+    def splats(self, text):
+        with tempfile.NamedTemporaryFile('w', delete=False) as f:
+            f.write(text)
+        try:
+            p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'splats.py'),
+                                f.name, os.path.join(TOP, 'scripts', 'known-splats')],
+                               capture_output=True, text=True, check=True)
+            return p.stdout, p.stderr
+        finally:
+            os.unlink(f.name)
+
+    def test_clean_log(self):
+        self.assertEqual(('', ''), self.splats('[ 0.1] Linux version 6.12\n[ 0.2] ok\n'))
+
+    def test_our_warning_is_reported(self):
+        out, _ = self.splats('[ 0.1] boot\n' + OURS)
+        self.assertIn('WARNING: CPU: 1 PID: 77', out)
+
+    def test_known_rbd_report_is_ignored_and_named(self):
+        out, err = self.splats(RBD_SPLAT)
+        self.assertEqual('', out)
+        self.assertIn('rbd-force-unmap-lockdep', err)
+
+    def test_known_report_with_a_blkload_frame_is_reported(self):
+        out, _ = self.splats(RBD_SPLAT.replace('del_gendisk+0x112/0x920\n[ 1.0]  </TASK>',
+                                               'bl_worker_fn+0x1/0x2 [blkload]\n[ 1.0]  </TASK>'))
+        self.assertIn('possible circular locking', out)
+
+    def test_known_report_beside_ours_still_fails(self):
+        out, _ = self.splats(RBD_SPLAT + OURS)
+        self.assertIn('bl_job_start', out)
+
+
 STUB = """#!/bin/bash
 # A stand-in for scripts/vm: writes the canned output and exit status.
 while (($#)); do

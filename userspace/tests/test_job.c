@@ -92,4 +92,23 @@ TEST(names)
 	EXPECT_STREQ("?", state_name(77));
 }
 
+/* Latency sums are 128 bits: two sums near 2^64 carry into the high word. */
+TEST(sum_carries_latency_sum)
+{
+	struct job a, b, sum = { 0 };
+
+	fill(&a, "/dev/a", 1000, 10, 1000);
+	fill(&b, "/dev/b", 1000, 10, 1000);
+	a.op[OP_READ].lat_sum = UINT64_MAX - 5;
+	b.op[OP_READ].lat_sum = 10;
+	b.op[OP_READ].lat_sum_hi = 2;
+	job_sum(&sum, &a);
+	job_sum(&sum, &b);
+	EXPECT_EQ(4, sum.op[OP_READ].lat_sum);
+	EXPECT_EQ(3, sum.op[OP_READ].lat_sum_hi);
+	job_clear(&a);
+	job_clear(&b);
+	job_clear(&sum);
+}
+
 TEST_HARNESS_MAIN

@@ -56,13 +56,15 @@ TEST(sequential_streams_are_disjoint_and_wrap)
 	struct bl_gen g[3];
 	uint64_t off;
 
-	/* 10 blocks over 3 streams: 3 blocks each, the last block unused. */
+	/* 10 blocks over 3 streams: blocks 0-3, 4-6 and 7-9; each wraps in its own. */
+	static const unsigned int first[] = { 0, 4, 7 }, len[] = { 4, 3, 3 };
+
 	for (unsigned int s = 0; s < 3; s++)
 		ASSERT_TRUE(bl_gen_init(&g[s], 1, s, 3, false, 100, 4096, 10 * 512, 512));
 	for (unsigned int s = 0; s < 3; s++) {
-		for (int i = 0; i < 7; i++) {
+		for (unsigned int i = 0; i < 9; i++) {
 			bl_gen_next(&g[s], &off);
-			EXPECT_EQ(4096 + (s * 3 + i % 3) * 512ULL, off);
+			EXPECT_EQ(4096 + (first[s] + i % len[s]) * 512ULL, off);
 		}
 	}
 }
@@ -90,6 +92,37 @@ TEST(rejects_impossible)
 	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 2, false, 50, 0, 4096, 4096));
 	EXPECT_FALSE(bl_gen_init(&g, 0, 2, 2, false, 50, 0, 1 << 20, 4096));
 	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 1, false, 101, 0, 1 << 20, 4096));
+	EXPECT_FALSE(bl_gen_init(&g, 0, 0, 2, true, 50, 0, 4095, 4096));
+	/* Random streams need one block, not one per stream. */
+	EXPECT_TRUE(bl_gen_init(&g, 0, 1, 4, true, 50, 0, 4096, 4096));
+}
+
+/*
+ * One pass with blocks not a multiple of the streams: each stream's share
+ * of the IO count (as the module splits number_ios) covers its sub-region
+ * exactly, and together they write every block of the region once.
+ */
+TEST(sequential_one_pass_covers_every_block)
+{
+	enum { BLOCKS = 103, STREAMS = 4 };
+	unsigned char seen[BLOCKS] = { 0 };
+	uint64_t off, base = 8192;
+
+	for (unsigned int s = 0; s < STREAMS; s++) {
+		uint64_t share = BLOCKS / STREAMS + (s < BLOCKS % STREAMS ? 1 : 0);
+		struct bl_gen g;
+
+		ASSERT_TRUE(bl_gen_init(&g, 1, s, STREAMS, false, 100, base,
+					BLOCKS * 4096ULL + 100, 4096));
+		for (uint64_t i = 0; i < share; i++) {
+			bl_gen_next(&g, &off);
+			ASSERT_GE(off, base);
+			ASSERT_LT(off, base + BLOCKS * 4096ULL);
+			seen[(off - base) / 4096]++;
+		}
+	}
+	for (unsigned int b = 0; b < BLOCKS; b++)
+		ASSERT_EQ(1, seen[b]);
 }
 
 /* The 32-bit path of the high multiply gives the 128-bit type's bits. */

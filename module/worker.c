@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkload: one worker thread per CPU in use.
+ *
+ * A worker is made the first time a job asks for its CPU and stopped when
+ * the last job with a queue on that CPU is freed, so 128 jobs on 2 CPUs run
+ * on 2 threads. It serves every queue handed to it in turn, one pass at a
+ * time: each queue is reaped, checked for its end and refilled to its
+ * iodepth. It sleeps when a pass found nothing to do, until a completion, a
+ * new queue, a stop or the next deadline of a queue (ramp end, runtime end).
+ * The control plane never touches a queue the worker holds: it sets flags
+ * and wakes the worker.
+ *
+ * CPU hotplug: when a CPU goes offline, its worker ends the jobs of every
+ * queue it holds (reason cpu-offline), submits nothing more, and drains what
+ * is in flight wherever the scheduler then runs it; it is no longer the
+ * CPU's worker, and a later job on that CPU gets a new one. A queue is
+ * never silently moved to another CPU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/freezer.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "blkload.h"
+
+/* The worker of each online CPU that has one, and the count of all; bl_jobs_lock. */
+static DEFINE_PER_CPU(struct bl_worker *, bl_cpu_worker);
+static unsigned int bl_workers_count;
+static int bl_cpuhp_state = -1;
+
+static void bl_worker_take(struct bl_worker *w)
+{
+	struct llist_node *list = llist_del_all(&w->attach);
+	struct bl_queue *q, *tmp;
+
+	/* In the order they were attached. */
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(q, tmp, list, attach_node)
+		list_add_tail(&q->node, &w->queues);
+}
+
+/* One pass over every queue; true when anything was done. */
+static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
+{
+	bool offline = READ_ONCE(w->offline), busy = false;
+	struct bl_queue *q, *tmp;
+
+	if (!llist_empty(&w->attach)) {
+		bl_worker_take(w);
+		busy = true;
+	}
+	if (offline && !w->offline_seen) {
+		/* From here on nothing is submitted: the hotplug may go on. */
+		w->offline_seen = true;
+		complete(&w->offline_ack);
+		busy = true;
+	}
+	*deadline = U64_MAX;
+	*now = ktime_get_ns();
+	list_for_each_entry_safe(q, tmp, &w->queues, node)
+		busy |= bl_queue_service(q, *now, offline, deadline);
+	return busy;
+}
+
+static bool bl_worker_pending(struct bl_worker *w)
+{
+	struct bl_queue *q;
+
+	if (!llist_empty(&w->attach) || (READ_ONCE(w->offline) && !w->offline_seen))
+		return true;
+	list_for_each_entry(q, &w->queues, node)
+		if (bl_queue_pending(q))
+			return true;
+	return false;
+}
+
+static int bl_worker_fn(void *data)
+{
+	struct bl_worker *w = data;
+	u64 deadline, now;
+
+	/* Suspend freezes it between passes; in-flight IO completes meanwhile. */
+	set_freezable();
+	while (!kthread_should_stop()) {
+		if (bl_worker_pass(w, &deadline, &now)) {
+			/* Drivers that complete inline never let the worker sleep. */
+			cond_resched();
+			continue;
+		}
+		try_to_freeze();
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop() && !bl_worker_pending(w)) {
+			long timeout = MAX_SCHEDULE_TIMEOUT;
+
+			if (deadline != U64_MAX) {
+				u64 j = deadline > now ? nsecs_to_jiffies64(deadline - now) + 1 : 0;
+
+				timeout = min_t(u64, j, MAX_SCHEDULE_TIMEOUT - 1);
+			}
+			schedule_timeout(timeout);
+		}
+		__set_current_state(TASK_RUNNING);
+	}
+	WARN_ON_ONCE(!list_empty(&w->queues) || !llist_empty(&w->attach));
+	return 0;
+}
+
+/*
+ * The worker of @cpu, made if needed, with one more user. Called with
+ * bl_jobs_lock held and under cpus_read_lock(), with @cpu online.
+ */
+struct bl_worker *bl_worker_get(unsigned int cpu)
+{
+	struct bl_worker *w;
+
+	lockdep_assert_held(&bl_jobs_lock);
+	w = per_cpu(bl_cpu_worker, cpu);
+	if (w) {
+		w->users++;
+		return w;
+	}
+	w = kzalloc_node(sizeof(*w), GFP_KERNEL, cpu_to_node(cpu));
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	w->cpu = cpu;
+	init_llist_head(&w->attach);
+	INIT_LIST_HEAD(&w->queues);
+	init_completion(&w->offline_ack);
+	w->task = kthread_create_on_node(bl_worker_fn, w, cpu_to_node(cpu), "blkload/%u", cpu);
+	if (IS_ERR(w->task)) {
+		int ret = PTR_ERR(w->task);
+
+		kfree(w);
+		return ERR_PTR(ret);
+	}
+	kthread_bind(w->task, cpu);
+	wake_up_process(w->task);
+	w->users = 1;
+	per_cpu(bl_cpu_worker, cpu) = w;
+	bl_workers_count++;
+	return w;
+}
+
+/* Drops a user; the last one stops the worker. Called with bl_jobs_lock held. */
+void bl_worker_put(struct bl_worker *w)
+{
+	lockdep_assert_held(&bl_jobs_lock);
+	if (--w->users)
+		return;
+	if (per_cpu(bl_cpu_worker, w->cpu) == w)
+		per_cpu(bl_cpu_worker, w->cpu) = NULL;
+	/* Without users it holds no queue: it is idle and never takes our lock. */
+	kthread_stop(w->task);
+	bl_workers_count--;
+	kfree(w);
+}
+
+/* Hands a started queue to its worker. */
+void bl_worker_attach(struct bl_worker *w, struct bl_queue *q)
+{
+	llist_add(&q->attach_node, &w->attach);
+	wake_up_process(w->task);
+}
+
+/* Makes the worker look at its queues again (a stop). */
+void bl_worker_kick(struct bl_worker *w)
+{
+	wake_up_process(w->task);
+}
+
+unsigned int bl_nr_workers(void)
+{
+	unsigned int n;
+
+	mutex_lock(&bl_jobs_lock);
+	n = bl_workers_count;
+	mutex_unlock(&bl_jobs_lock);
+	return n;
+}
+
+/*
+ * @cpu is going offline (this runs on it, in its hotplug thread; tasks that
+ * may run elsewhere are already being pushed away): its worker stops
+ * submitting and ends its jobs. Waits, a bounded time, until the worker has
+ * seen it. If the offline is rolled back, the jobs have ended all the same
+ * and the worker stays retired: a new job on the CPU gets a new one.
+ */
+static int bl_cpu_offline(unsigned int cpu)
+{
+	struct bl_worker *w;
+
+	mutex_lock(&bl_jobs_lock);
+	w = per_cpu(bl_cpu_worker, cpu);
+	if (w) {
+		per_cpu(bl_cpu_worker, cpu) = NULL;
+		w->users++;	/* ours, while we wait */
+		WRITE_ONCE(w->offline, true);
+		wake_up_process(w->task);
+	}
+	mutex_unlock(&bl_jobs_lock);
+	if (!w)
+		return 0;
+	if (!wait_for_completion_timeout(&w->offline_ack, HZ))
+		pr_warn("worker of CPU %u still busy in a submission as the CPU goes offline\n",
+			cpu);
+	mutex_lock(&bl_jobs_lock);
+	bl_worker_put(w);
+	mutex_unlock(&bl_jobs_lock);
+	return 0;
+}
+
+int bl_workers_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "block/blkload:online", NULL,
+					bl_cpu_offline);
+	if (ret < 0)
+		return ret;
+	bl_cpuhp_state = ret;
+	return 0;
+}
+
+void bl_workers_exit(void)
+{
+	if (bl_cpuhp_state >= 0)
+		cpuhp_remove_state_nocalls(bl_cpuhp_state);
+	WARN_ON(bl_workers_count);
+}
