@@ -74,6 +74,7 @@ struct bl_slot {
 	bool read;
 	bool counted;		/* issued after the ramp: goes into the stats */
 	bool nowait;		/* submitted with REQ_NOWAIT */
+	u8 refused;		/* BLK_STS_AGAIN in a row; goes blocking at BL_REFUSED_MAX */
 	unsigned short nr_pages;
 	struct bio_vec bvecs[];
 };
@@ -95,6 +96,8 @@ struct bl_worker {
 	bool offline;			/* set under bl_jobs_lock, read by the worker */
 	bool offline_seen;		/* worker only */
 	struct completion offline_ack;
+	u64 runtime_seen;		/* sum_exec_runtime already split over queues */
+	struct list_head stop_node;	/* on a local list, to stop after unlocking */
 };
 
 struct bl_queue {
@@ -125,10 +128,11 @@ struct bl_queue {
 	u64 progress_ns;	/* last completion, or when IO went out after idleness */
 	u64 last_done_ns;	/* the last completion's time stamp */
 	u64 end_ns;		/* the queue's last completion, once finished */
-	u64 again_ns;		/* last BLK_STS_AGAIN with no completion since; 0: none */
-	unsigned int again_idle; /* such refusals in a row with nothing in flight */
+	u64 turns;		/* local_clock() ns of its turns not yet charged CPU time */
+	unsigned int window;	/* after a refusal: most bios in flight; 0: iodepth */
 	u32 reason;		/* runtime or limit, when the queue ended on its own */
 	bool nowait;		/* submit with REQ_NOWAIT */
+	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
 	bool stopping;
 	bool ramp_done;		/* published with release: stats reset, count_start_ns set */
 	bool finished;		/* published with release: end_ns set */
@@ -204,6 +208,7 @@ struct bl_job {
 	struct work_struct done_work;
 	struct list_head gc;	/* on a local list, to be put after unlocking */
 	bool gc_notify, gc_unlink;	/* what to do with it there */
+	struct sock *gc_sk;		/* the owner's socket, to put there */
 };
 
 /* main.c */
@@ -237,7 +242,9 @@ int bl_jobs_init(void);
 
 /* worker.c */
 struct bl_worker *bl_worker_get(unsigned int cpu);
-void bl_worker_put(struct bl_worker *w);
+struct bl_worker *bl_worker_put(struct bl_worker *w);
+void bl_worker_stop(struct bl_worker *w);
+void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving);
 void bl_worker_attach(struct bl_worker *w, struct bl_queue *q);
 void bl_worker_kick(struct bl_worker *w);
 unsigned int bl_nr_workers(void);
@@ -252,6 +259,7 @@ u64 bl_queue_mem(const struct bl_params *p);
 void bl_queue_start(struct bl_queue *q);
 bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline);
 bool bl_queue_pending(struct bl_queue *q);
+void bl_queue_add_cpu(struct bl_queue *q, u64 ns);
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 			 u64 *cpu_time, u64 *stall_max);
 u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);

@@ -25,25 +25,30 @@
  * submit_bio() waiting for a tag of one device while other queues wait. Where
  * the device takes REQ_NOWAIT and no bio of the job needs splitting (a
  * REQ_NOWAIT bio that must be split always fails), bios are submitted with
- * it: one the device cannot take now completes with BLK_STS_AGAIN, is not
- * counted, and is submitted again, with the same operation and offset, after
- * the queue's next completion (or 1 ms when none is in flight). A queue
- * whose bios keep failing so with nothing in flight falls back to plain,
- * blocking submission.
+ * it. One the device cannot take now completes at once with BLK_STS_AGAIN;
+ * it is not counted and goes again, with the same operation, offset and
+ * data, as a later submission: its latency still runs from its first
+ * attempt, as fio's does from before a blocking io_submit(). The queue then
+ * keeps no more bios in flight than the device took (a window that grows by
+ * one per reap with completions, back to iodepth), so refusals do not storm. A refusal
+ * with nothing of the queue in flight (another user holds the tags, the
+ * queue is frozen, the device is runtime-suspended), or a bio refused four
+ * times, goes again blocking, once: that waits for the device as a plain
+ * submission would, and wakes it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/highmem.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "blkload.h"
 
-/* Back-off after BLK_STS_AGAIN with nothing in flight; how many before giving up. */
-#define BL_AGAIN_BACKOFF_NS	(1000 * 1000)
-#define BL_AGAIN_GIVE_UP	1000
+/* Refusals of one bio after which it goes blocking. */
+#define BL_REFUSED_MAX	4
 
 static void bl_end_io(struct bio *bio)
 {
@@ -198,9 +203,9 @@ void bl_queue_release(struct bl_queue *q)
 {
 	unsigned int i;
 
-	if (!q || !q->slots)
+	if (!q)
 		return;
-	for (i = 0; i < q->job->p.iodepth; i++)
+	for (i = 0; q->slots && i < q->job->p.iodepth; i++)
 		bl_slot_free(q->slots[i]);
 	kfree(q->slots);
 	kfree(q->free);
@@ -307,8 +312,11 @@ static void bl_stamp(struct bl_slot *slot, u64 off)
 	}
 }
 
-/* Fills the slot's bio for its operation and offset (slot->read, slot->off). */
-static void bl_prep(struct bl_queue *q, struct bl_slot *slot)
+/*
+ * Fills the slot's bio for its operation and offset (slot->read, slot->off);
+ * a write's data is stamped unless the slot goes again after a refusal.
+ */
+static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 {
 	struct bl_job *job = q->job;
 	struct bio *bio = &slot->bio;
@@ -318,10 +326,13 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot)
 	if (slot->read) {
 		opf = REQ_OP_READ;
 	} else {
-		bl_stamp(slot, slot->off);
+		if (!again)
+			bl_stamp(slot, slot->off);
 		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
 	}
-	slot->nowait = q->nowait;
+	/* Blocking: after a refusal with nothing in flight, or too many refusals. */
+	slot->nowait = q->nowait && !q->block_next && slot->refused < BL_REFUSED_MAX;
+	q->block_next = false;
 	if (slot->nowait)
 		opf |= REQ_NOWAIT;
 	/* bio_reset() keeps bi_io_vec and bi_max_vecs; the pages are re-added. */
@@ -334,27 +345,33 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot)
 }
 
 /*
- * Reaps the done list at time @now: statistics, idle slots, stalls. A bio
- * the device could not take now (REQ_NOWAIT) goes back to be submitted
- * again, uncounted.
+ * Reaps the done list at time @now: statistics, idle slots, stalls, the
+ * window of a device that refuses bios. A bio the device could not take now
+ * (REQ_NOWAIT) goes back to be submitted again, uncounted.
  */
 static void bl_queue_reap(struct bl_queue *q, u64 now)
 {
 	struct llist_node *done = llist_del_all(&q->done);
 	u64 first = U64_MAX, last = 0, gap;
 	bool no_lat = q->job->p.no_lat;
+	unsigned int refused = 0, got = 0;
 	struct bl_slot *slot, *tmp;
-	unsigned int again = 0, got = 0;
 
 	llist_for_each_entry_safe(slot, tmp, done, node) {
 		WRITE_ONCE(q->inflight, q->inflight - 1);
-		if (unlikely(slot->status == BLK_STS_AGAIN && slot->nowait)) {
+		if (unlikely(slot->nowait && (slot->status == BLK_STS_AGAIN ||
+					      slot->status == BLK_STS_NOTSUPP))) {
+			/* A device that no longer takes REQ_NOWAIT (a dm reload). */
+			if (slot->status == BLK_STS_NOTSUPP)
+				q->nowait = false;
 			if (slot->counted)
 				q->issued--;
+			slot->refused++;
 			q->retry[q->nr_retry++] = slot;
-			again++;
+			refused++;
 			continue;
 		}
+		slot->refused = 0;
 		bl_account(q, slot);
 		q->free[q->nr_free++] = slot;
 		got++;
@@ -363,44 +380,31 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 			last = max(last, slot->done_ns);
 		}
 	}
-	if (got) {
-		/* A completion frees a tag: bios that were refused go again now. */
-		q->again_ns = 0;
-		q->again_idle = 0;
-		if (no_lat) {
-			first = now;
-			last = now;
-		}
-		/* A stall: IO in flight and no completion from progress_ns to first. */
-		gap = first > q->progress_ns ? first - q->progress_ns : 0;
-		if (q->ramp_done && gap > q->stall_max) {
-			u64_stats_update_begin(&q->sync);
-			q->stall_max = gap;
-			u64_stats_update_end(&q->sync);
-		}
-		WRITE_ONCE(q->progress_ns, max(last, q->progress_ns));
-		q->last_done_ns = max(last, q->last_done_ns);
-	} else if (again) {
-		q->again_ns = now;
-		if (!q->inflight && ++q->again_idle >= BL_AGAIN_GIVE_UP) {
-			/* Nothing of ours is out, yet the device keeps refusing. */
-			q->nowait = false;
-			pr_warn_once("job %u: %s keeps refusing REQ_NOWAIT bios; submitting them blocking\n",
-				     q->job->id, q->job->path);
-		}
+	if (refused) {
+		/* Keep in flight what the device took; nothing: go blocking once. */
+		q->window = max_t(unsigned int, q->inflight, 1);
+		if (!q->inflight)
+			q->block_next = true;
+	} else if (q->window && got) {
+		/* It took them all: probe with one more, up to iodepth (no window). */
+		if (++q->window >= q->job->p.iodepth)
+			q->window = 0;
 	}
-}
-
-/* Whether the queue may submit at @now, after a BLK_STS_AGAIN back-off. */
-static bool bl_queue_may_submit(struct bl_queue *q, u64 now)
-{
-	if (!q->again_ns)
-		return true;
-	/* With IO in flight, its next completion (a free tag) ends the wait. */
-	if (q->inflight || now - q->again_ns < BL_AGAIN_BACKOFF_NS)
-		return false;
-	q->again_ns = 0;
-	return true;
+	if (!got)
+		return;
+	if (no_lat) {
+		first = now;
+		last = now;
+	}
+	/* A stall: IO in flight and no completion from progress_ns to first. */
+	gap = first > q->progress_ns ? first - q->progress_ns : 0;
+	if (q->ramp_done && gap > q->stall_max) {
+		u64_stats_update_begin(&q->sync);
+		q->stall_max = gap;
+		u64_stats_update_end(&q->sync);
+	}
+	WRITE_ONCE(q->progress_ns, max(last, q->progress_ns));
+	q->last_done_ns = max(last, q->last_done_ns);
 }
 
 static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
@@ -412,8 +416,10 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 
 	if (q->ramp_done)
 		n = min_t(u64, n, q->limit - q->issued);
+	if (q->window)
+		n = min_t(unsigned long, n, q->window > q->inflight ? q->window - q->inflight : 0);
 	/* IO in flight from now on: a stall would be counted from here. */
-	if (!q->inflight)
+	if (n && !q->inflight)
 		WRITE_ONCE(q->progress_ns, now);
 	while (n) {
 		unsigned int b = min(n, batch);
@@ -422,20 +428,22 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			blk_start_plug(&plug);
 		for (i = 0; i < b; i++) {
 			struct bl_slot *slot;
+			bool again = q->nr_retry;
 
-			if (q->nr_retry) {
-				/* The same operation and offset as the refused bio. */
+			if (again) {
+				/* The same operation, offset and data as the refused bio. */
 				slot = q->retry[--q->nr_retry];
 			} else {
 				slot = q->free[--q->nr_free];
 				slot->read = bl_gen_next(&q->gen, &slot->off);
 			}
-			bl_prep(q, slot);
+			bl_prep(q, slot, again);
 			slot->counted = q->ramp_done;
 			if (slot->counted)
 				q->issued++;
 			WRITE_ONCE(q->inflight, q->inflight + 1);
-			if (!no_lat)
+			/* From its first attempt: a refused bio's wait is in its latency. */
+			if (!no_lat && !again)
 				slot->submit_ns = ktime_get_ns();
 			submit_bio(&slot->bio);
 		}
@@ -448,8 +456,12 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	}
 }
 
-/* Adds CPU time of the worker spent on this queue since the ramp. */
-static void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
+/*
+ * Adds @ns of the worker's CPU time to the queue (after the ramp). The
+ * worker splits what its thread used over its queues in proportion to the
+ * time each one's turns took (bl_worker_account()).
+ */
+void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
 {
 	if (!q->ramp_done || !ns)
 		return;
@@ -461,18 +473,18 @@ static void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
 /*
  * One pass of the worker over queue @q at time @now: reap, move through the
  * ramp and the end conditions, submit. Returns true when it did anything
- * (the worker then passes again before sleeping). Its CPU time on the queue
- * (the thread's sum_exec_runtime, advanced at ticks and sleeps) is the
- * queue's cpu_time. When the queue has finished (stopping, nothing in
- * flight), it leaves the worker's list and may be freed as soon as this
- * returns. The next time the queue needs a pass without a completion or a
- * kick goes into *@deadline (when earlier).
+ * (the worker then passes again before sleeping). The turn's length
+ * (local_clock()) goes into q->turns, the worker's key to split its CPU time.
+ * When the queue has finished (nothing in flight after it stopped or
+ * reached its limit), it leaves the worker's list and may be freed as soon
+ * as this returns. The next time the queue needs a pass without a
+ * completion or a kick goes into *@deadline (when earlier).
  */
 bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
 {
-	u64 cpu0 = current->se.sum_exec_runtime;
+	u64 t0 = local_clock();
 	struct bl_job *job = q->job;
-	bool busy = false;
+	bool busy = false, limit;
 
 	if (!llist_empty(&q->done)) {
 		bl_queue_reap(q, now);
@@ -494,19 +506,22 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
 		} else if (q->end && now >= q->end) {
 			q->stopping = true;
 			q->reason = BLKLOAD_REASON_RUNTIME;
-		} else if (q->ramp_done && q->issued >= q->limit) {
-			q->stopping = true;
-			q->reason = BLKLOAD_REASON_LIMIT;
 		}
 		busy |= q->stopping;
 	}
-	if (!q->stopping && (q->nr_free || q->nr_retry) && bl_queue_may_submit(q, now)) {
+	/* The limit ends the queue once every bio of it, refused ones too, is done. */
+	limit = q->ramp_done && q->issued >= q->limit && !q->nr_retry;
+	if (!q->stopping && !limit && (q->nr_free || q->nr_retry)) {
 		bl_queue_submit(q, now, &q->worker->offline);
 		busy = true;
-	} else if (q->stopping && !q->inflight) {
+	} else if ((q->stopping || limit) && !q->inflight) {
+		if (!q->stopping)
+			q->reason = BLKLOAD_REASON_LIMIT;
 		list_del_init(&q->node);
-		bl_queue_add_cpu(q, current->se.sum_exec_runtime - cpu0);
 		q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
+		q->turns += local_clock() - t0;
+		/* The worker's CPU time not yet split goes with the queue's turns. */
+		bl_worker_account(q->worker, q);
 		/* end_ns and the statistics before finished, for job-get readers. */
 		smp_store_release(&q->finished, true);
 		/* After this the queue and its job may be freed at any time. */
@@ -515,13 +530,10 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
 	} else if (!q->stopping) {
 		u64 next = !q->ramp_done ? q->ramp_end : q->end;
 
-		if (q->again_ns && !q->inflight)
-			next = next ? min(next, q->again_ns + BL_AGAIN_BACKOFF_NS) :
-			       q->again_ns + BL_AGAIN_BACKOFF_NS;
 		if (next && next < *deadline)
 			*deadline = next;
 	}
-	bl_queue_add_cpu(q, current->se.sum_exec_runtime - cpu0);
+	q->turns += local_clock() - t0;
 	return busy;
 }
 

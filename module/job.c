@@ -64,20 +64,45 @@ static bool bl_sequential(u32 rw)
 	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW;
 }
 
+/* Drops the job's workers, with bl_jobs_lock held; those to stop go on @stop. */
+static void bl_job_put_workers(struct bl_job *job, struct list_head *stop)
+{
+	struct bl_worker *w;
+	unsigned int i;
+
+	for (i = 0; job->queues && i < job->nr_queues; i++) {
+		if (!job->queues[i])
+			continue;
+		w = bl_worker_put(job->queues[i]->worker);
+		job->queues[i]->worker = NULL;
+		if (w)
+			list_add(&w->stop_node, stop);
+	}
+}
+
+/* Stops the workers that bl_job_put_workers() listed, once unlocked. */
+static void bl_workers_stop(struct list_head *stop)
+{
+	struct bl_worker *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, stop, stop_node)
+		bl_worker_stop(w);
+}
+
 /* Only without bl_jobs_lock, and only once no IO of the job is in flight. */
 static void bl_job_free(struct bl_job *job)
 {
+	LIST_HEAD(stop);
 	unsigned int i;
 
 	mutex_lock(&bl_jobs_lock);
-	for (i = 0; job->queues && i < job->nr_queues; i++)
-		if (job->queues[i] && job->queues[i]->worker)
-			bl_worker_put(job->queues[i]->worker);
+	bl_job_put_workers(job, &stop);
 	if (job->counted) {
 		bl_mem_used_bytes -= job->mem_pinned;
 		bl_jobs_count--;
 	}
 	mutex_unlock(&bl_jobs_lock);
+	bl_workers_stop(&stop);
 	/* The pages go without the lock: a job may hold a lot of them. */
 	for (i = 0; job->queues && i < job->nr_queues; i++)
 		bl_queue_free(job->queues[i]);
@@ -99,6 +124,7 @@ static void bl_job_free(struct bl_job *job)
 static void bl_job_release(struct bl_job *job)
 {
 	u64 keep = (u64)job->nr_queues * sizeof(struct bl_queue) + sizeof(*job);
+	LIST_HEAD(stop);
 	unsigned int i;
 
 	mutex_lock(&bl_jobs_lock);
@@ -107,15 +133,13 @@ static void bl_job_release(struct bl_job *job)
 		return;
 	}
 	job->released = true;
-	for (i = 0; i < job->nr_queues; i++) {
-		bl_worker_put(job->queues[i]->worker);
-		job->queues[i]->worker = NULL;
-	}
+	bl_job_put_workers(job, &stop);
 	if (job->counted && job->mem_pinned > keep) {
 		bl_mem_used_bytes -= job->mem_pinned - keep;
 		job->mem_pinned = keep;
 	}
 	mutex_unlock(&bl_jobs_lock);
+	bl_workers_stop(&stop);
 	for (i = 0; i < job->nr_queues; i++)
 		bl_queue_release(job->queues[i]);
 	if (job->bdev.bdev)
@@ -292,16 +316,25 @@ static bool bl_job_nowait(struct bl_job *job)
 {
 	struct block_device *bdev = job->bdev.bdev;
 	struct request_queue *rq = bdev_get_queue(bdev);
-	u32 bs = job->p.bs, chunk = rq->limits.chunk_sectors << SECTOR_SHIFT;
+	u64 abs = ((u64)get_start_sect(bdev) << SECTOR_SHIFT) + job->p.offset;
+	u32 bs = job->p.bs, pbs = bdev_physical_block_size(bdev);
+	u32 max = queue_max_sectors(rq) << SECTOR_SHIFT;
+	u32 chunk = rq->limits.chunk_sectors << SECTOR_SHIFT;
 
 	if (!bdev_nowait(bdev))
 		return false;
-	if (bs > queue_max_sectors(rq) << SECTOR_SHIFT ||
-	    DIV_ROUND_UP(bs, PAGE_SIZE) > queue_max_segments(rq) ||
+	/*
+	 * The size limit ends on a physical block boundary counted from the
+	 * bio's start: aligned bios may fill it, others must stay a physical
+	 * block short of it.
+	 */
+	if (!(abs % pbs) && !(bs % pbs) ? bs > rounddown(max, pbs) : (u64)bs + pbs > max)
+		return false;
+	if (DIV_ROUND_UP(bs, PAGE_SIZE) > queue_max_segments(rq) ||
 	    (bs > PAGE_SIZE && queue_max_segment_size(rq) < PAGE_SIZE))
 		return false;
-	/* Offsets are bs-aligned from the region's start: no chunk is crossed. */
-	if (chunk && (chunk % bs || job->p.offset % bs))
+	/* Offsets are bs-aligned from the region's start: none may cross a chunk. */
+	if (chunk && (chunk % bs || do_div(abs, chunk) % bs))
 		return false;
 	return true;
 }
@@ -620,10 +653,16 @@ void bl_job_del(struct bl_job *job)
 
 void bl_job_detach(struct bl_job *job)
 {
+	struct sock *sk;
+
 	mutex_lock(&bl_jobs_lock);
+	sk = job->owner.sk;
 	job->owner.net = NULL;
 	job->owner.portid = 0;
+	job->owner.sk = NULL;
 	mutex_unlock(&bl_jobs_lock);
+	if (sk)
+		sock_put(sk);
 }
 
 bool bl_job_is_deleted(struct bl_job *job)
@@ -657,6 +696,8 @@ void bl_jobs_owner_gone(const struct bl_owner *owner)
 			continue;
 		job->owner.net = NULL;
 		job->owner.portid = 0;
+		job->gc_sk = job->owner.sk;
+		job->owner.sk = NULL;
 		job->deleted = true;
 		job->gc_notify = false;
 		if (bl_job_active(job))
@@ -664,15 +705,14 @@ void bl_jobs_owner_gone(const struct bl_owner *owner)
 		else if (job->state == BLKLOAD_STATE_CREATED)
 			job->gc_notify = bl_job_stop_locked(job);
 		job->gc_unlink = bl_job_unlink_locked(job);
-		if (job->gc_notify || job->gc_unlink) {
-			refcount_inc(&job->ref);	/* ours, for the notification */
-			list_add(&job->gc, &gone);
-		}
+		refcount_inc(&job->ref);	/* ours, until the work below is done */
+		list_add(&job->gc, &gone);
 	}
 	mutex_unlock(&bl_jobs_lock);
 	while (!list_empty(&gone)) {
 		job = list_first_entry(&gone, struct bl_job, gc);
 		list_del(&job->gc);
+		sock_put(job->gc_sk);
 		if (job->gc_notify)
 			bl_nl_notify_done(job);
 		if (job->gc_unlink)

@@ -448,7 +448,8 @@ out:
 /* A message big enough for a job with histograms and per-queue rows. */
 static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 {
-	size_t sz = NLMSG_GOODSIZE;
+	size_t sz = NLMSG_GOODSIZE + nla_total_size(strlen(job->path) + 1) +
+		    nla_total_size(cpumask_size());
 
 	if (hist)
 		sz += 2 * nla_total_size(sizeof(u64) * BL_HIST_NR);
@@ -512,8 +513,9 @@ static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 }
 
 /*
- * Multicasts the job-done event. Only from a netlink handler or a run's done
- * work: both are over before the family is unregistered at module exit.
+ * Multicasts the job-done event. Only from a netlink handler, the netlink
+ * release notifier or a run's done work: all are over before the family is
+ * unregistered at module exit.
  */
 void bl_nl_notify_done(struct bl_job *job)
 {
@@ -631,9 +633,12 @@ int __init blkload_nl_init(void)
 	return 0;
 }
 
-/* Waits for every running handler: none runs once this returns. */
+/*
+ * The notifier first (it may multicast), then the family, which waits for
+ * every running handler: none runs once this returns.
+ */
 void blkload_nl_exit(void)
 {
-	genl_unregister_family(&blkload_nl_family);
 	netlink_unregister_notifier(&bl_nl_notifier);
+	genl_unregister_family(&blkload_nl_family);
 }

@@ -15,12 +15,16 @@
  * queue it holds (reason cpu-offline), submits nothing more, and drains what
  * is in flight wherever the scheduler then runs it; it is no longer the
  * CPU's worker, and a later job on that CPU gets a new one. A queue is
- * never silently moved to another CPU.
+ * never silently moved to another CPU. Workers are not freezable: a suspend
+ * takes the secondary CPUs offline, which ends their jobs the same way.
+ *
+ * CPU time: the thread's sum_exec_runtime is exact only when the scheduler
+ * updates it (ticks, sleeps, preemption), so the worker splits each
+ * increase over its queues in proportion to the time their turns took.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
-#include <linux/freezer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/percpu.h>
@@ -46,11 +50,43 @@ static void bl_worker_take(struct bl_worker *w)
 		list_add_tail(&q->node, &w->queues);
 }
 
+/*
+ * Splits the CPU time the worker's thread used since the last split over
+ * its queues (and @leaving, which just left the list), in proportion to
+ * their turns. The worker only.
+ */
+void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
+{
+	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0;
+	struct bl_queue *q;
+
+	if (!cpu)
+		return;
+	list_for_each_entry(q, &w->queues, node)
+		total += q->turns;
+	if (leaving)
+		total += leaving->turns;
+	w->runtime_seen = rt;
+	if (!total)
+		return;
+	list_for_each_entry(q, &w->queues, node) {
+		bl_queue_add_cpu(q, mul_u64_u64_div_u64(cpu, q->turns, total));
+		q->turns = 0;
+	}
+	if (leaving) {
+		bl_queue_add_cpu(leaving, mul_u64_u64_div_u64(cpu, leaving->turns, total));
+		leaving->turns = 0;
+	}
+}
+
 /* One pass over every queue; true when anything was done. */
 static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 {
 	bool offline = READ_ONCE(w->offline), busy = false;
 	struct bl_queue *q, *tmp;
+
+	if (current->se.sum_exec_runtime != w->runtime_seen)
+		bl_worker_account(w, NULL);
 
 	if (!llist_empty(&w->attach)) {
 		bl_worker_take(w);
@@ -86,15 +122,13 @@ static int bl_worker_fn(void *data)
 	struct bl_worker *w = data;
 	u64 deadline, now;
 
-	/* Suspend freezes it between passes; in-flight IO completes meanwhile. */
-	set_freezable();
+	w->runtime_seen = current->se.sum_exec_runtime;
 	while (!kthread_should_stop()) {
 		if (bl_worker_pass(w, &deadline, &now)) {
 			/* Drivers that complete inline never let the worker sleep. */
 			cond_resched();
 			continue;
 		}
-		try_to_freeze();
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!kthread_should_stop() && !bl_worker_pending(w)) {
 			long timeout = MAX_SCHEDULE_TIMEOUT;
@@ -148,17 +182,29 @@ struct bl_worker *bl_worker_get(unsigned int cpu)
 	return w;
 }
 
-/* Drops a user; the last one stops the worker. Called with bl_jobs_lock held. */
-void bl_worker_put(struct bl_worker *w)
+/*
+ * Drops a user, with bl_jobs_lock held. The last one unpublishes the worker
+ * and returns it: the caller stops it with bl_worker_stop() once it has
+ * unlocked (stopping waits for the thread, which the lock must not).
+ */
+struct bl_worker *bl_worker_put(struct bl_worker *w)
 {
 	lockdep_assert_held(&bl_jobs_lock);
-	if (--w->users)
-		return;
+	if (!w || --w->users)
+		return NULL;
 	if (per_cpu(bl_cpu_worker, w->cpu) == w)
 		per_cpu(bl_cpu_worker, w->cpu) = NULL;
-	/* Without users it holds no queue: it is idle and never takes our lock. */
-	kthread_stop(w->task);
 	bl_workers_count--;
+	return w;
+}
+
+/* Stops and frees a worker bl_worker_put() returned; without bl_jobs_lock. */
+void bl_worker_stop(struct bl_worker *w)
+{
+	if (!w)
+		return;
+	/* Without users it holds no queue: it is idle. */
+	kthread_stop(w->task);
 	kfree(w);
 }
 
@@ -211,8 +257,9 @@ static int bl_cpu_offline(unsigned int cpu)
 		pr_warn("worker of CPU %u still busy in a submission as the CPU goes offline\n",
 			cpu);
 	mutex_lock(&bl_jobs_lock);
-	bl_worker_put(w);
+	w = bl_worker_put(w);
 	mutex_unlock(&bl_jobs_lock);
+	bl_worker_stop(w);
 	return 0;
 }
 

@@ -15,14 +15,14 @@ ktap_set_plan 7
 bl_mark start
 bl_unload
 bl_load
-# nullb0 answers in 100 us, bl_slow after 10 s.
+# nullb0 answers in 100 us, bl_slow after 10 s (40 s on a debug kernel).
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=100000
 bl_configfs
 mkdir -p /sys/kernel/config/nullb/bl_slow
 cfs=/sys/kernel/config/nullb/bl_slow
 echo 1024 >$cfs/size
 echo 2 >$cfs/irqmode
-echo 10000000000 >$cfs/completion_nsec
+echo $((10000000000 * BL_SCALE)) >$cfs/completion_nsec
 echo 1 >$cfs/power
 trap 'echo 0 >$cfs/power 2>/dev/null; rmdir $cfs 2>/dev/null' EXIT
 bl_wait 20 test -b /dev/bl_slow
