@@ -35,6 +35,7 @@
 #include <uapi/linux/blkload.h>
 #include <blkload/hist.h>
 #include <blkload/offset.h>
+#include <blkload/stamp.h>
 
 #include "compat.h"
 
@@ -44,9 +45,6 @@
 #define BLKLOAD_BS_MAX		(4U << 20)
 #define BLKLOAD_IODEPTH_LIMIT	65536U
 #define BLKLOAD_JOBS_LIMIT	4096U
-
-/* Each written 512-byte sector starts with this magic and its byte offset. */
-#define BLKLOAD_SECTOR_MAGIC	0x44414f4c4b4c42ULL	/* "BLKLOAD" */
 
 enum bl_op { BL_READ, BL_WRITE, BL_NR_OPS };
 

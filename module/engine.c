@@ -302,12 +302,8 @@ static void bl_stamp(struct bl_slot *slot, u64 off)
 		struct bio_vec *bv = &slot->bvecs[i];
 		u8 *p = kmap_local_page(bv->bv_page);
 
-		for (s = 0; s < bv->bv_len; s += SECTOR_SIZE, off += SECTOR_SIZE) {
-			__le64 *h = (__le64 *)(p + s);
-
-			h[0] = cpu_to_le64(BLKLOAD_SECTOR_MAGIC);
-			h[1] = cpu_to_le64(off);
-		}
+		for (s = 0; s < bv->bv_len; s += SECTOR_SIZE, off += SECTOR_SIZE)
+			bl_stamp_sector(p + s, off);
 		kunmap_local(p);
 	}
 }
