@@ -14,7 +14,10 @@
 #  - scaling: blkload at iodepth 32 on 2 CPUs against 1 CPU;
 #  - many devices: 128 null_blk devices, one job each, on 2 CPUs (2 worker
 #    threads in all) against one device on the same 2 CPUs, iodepth 4;
-#  - the cost of per-IO latency accounting (--gtod_reduce).
+#  - the cost of per-IO latency accounting (--gtod_reduce);
+#  - blkload's userspace engines against fio's at iodepth 32 on CPU 0:
+#    --engine io_uring against fio io_uring (fixedbufs, registerfiles),
+#    --engine libaio against fio libaio: they must not be handicapped.
 # Every blkload point of the last three is run BENCH_REPEAT times (default
 # 5), interleaved, and its median used: single runs under emulation swing
 # by 1.5x. BENCH_RUNTIME (seconds per point, default 5), BENCH_OUT (JSON).
@@ -80,7 +83,12 @@ for d in 1 32 128; do
 done
 tmpf=$(mktemp)
 one=() two=() nolat=() single=() multi=() workers=()
+fu=() bu=() fa=() ba=()
 for ((i = 0; i < repeat; i++)); do
+	fu+=("$(fio_iops io_uring 32 --fixedbufs --registerfiles)")
+	bu+=("$(bl_iops 32 0 --dev $dev --engine io_uring)")
+	fa+=("$(fio_iops libaio 32)")
+	ba+=("$(bl_iops 32 0 --dev $dev --engine libaio)")
 	one+=("$(bl_iops 32 0 --dev $dev)")
 	two+=("$(bl_iops 32 0-1 --dev $dev)")
 	nolat+=("$(bl_iops 32 0 --dev $dev --gtod_reduce)")
@@ -95,17 +103,21 @@ for d in 1 32 128; do
 done
 echo "blkload iodepth 32 runs: 1 CPU ${one[*]}; 2 CPUs ${two[*]}; no latency ${nolat[*]}" >&2
 echo "iodepth 4 on 2 CPUs: 1 device ${single[*]}; 128 devices ${multi[*]} (workers ${workers[*]})" >&2
+echo "engines at iodepth 32: fio io_uring ${fu[*]}; blkload io_uring ${bu[*]}; fio libaio ${fa[*]}; blkload libaio ${ba[*]}" >&2
 
 python3 - "$out" "$rt" "${r[libaio_1]}" "${r[uring_1]}" "${r[blkload_1]}" \
 	"${r[libaio_32]}" "${r[uring_32]}" "${r[blkload_32]}" \
 	"${r[libaio_128]}" "${r[uring_128]}" "${r[blkload_128]}" \
-	"${one[*]}" "${two[*]}" "${nolat[*]}" "${single[*]}" "${multi[*]}" "${workers[*]}" <<'PY'
+	"${one[*]}" "${two[*]}" "${nolat[*]}" "${single[*]}" "${multi[*]}" "${workers[*]}" \
+	"${fu[*]}" "${bu[*]}" "${fa[*]}" "${ba[*]}" <<'PY'
 import json, statistics, sys
 out, rt = sys.argv[1], int(sys.argv[2])
 v = [float(x) for x in sys.argv[3:12]]
 runs = {k: [float(x) for x in s.split()] for k, s in
         zip(("one_cpu", "two_cpus", "no_lat", "one_device", "many_devices"), sys.argv[12:17])}
 workers = [int(x) for x in sys.argv[17].split()]
+for k, a in zip(("fio_io_uring", "engine_io_uring", "fio_libaio", "engine_libaio"), sys.argv[18:22]):
+    runs[k] = [float(x) for x in a.split()]
 med = {k: statistics.median(x) for k, x in runs.items()}
 res = {"runtime_s": rt, "device": "null_blk irqmode=0 memory_backed=0, 4k randread",
        "iops": {}, "ratios": {}, "runs": runs, "medians": med, "workers_128_devices": workers}
@@ -121,6 +133,8 @@ res["ratios"]["two_cpus_vs_one_qd32_paired"] = pairs("two_cpus", "one_cpu")
 res["ratios"]["128_devices_vs_one_2cpus"] = med["many_devices"] / med["one_device"]
 res["ratios"]["128_devices_vs_one_2cpus_paired"] = pairs("many_devices", "one_device")
 res["ratios"]["latency_accounting_cost_qd32"] = 1 - med["one_cpu"] / med["no_lat"]
+res["ratios"]["engine_io_uring_vs_fio_io_uring_qd32"] = pairs("engine_io_uring", "fio_io_uring")
+res["ratios"]["engine_libaio_vs_fio_libaio_qd32"] = pairs("engine_libaio", "fio_libaio")
 json.dump(res, open(out, "w"), indent=2)
 print("%-10s %14s %14s %14s %10s %10s" % ("iodepth", "fio libaio", "fio io_uring", "blkload",
                                           "vs libaio", "vs uring"))
@@ -139,6 +153,56 @@ print("128 devices / 1 device on 2 CPUs, iodepth 4: %.2f (medians), %.2f (pairs)
           res["ratios"]["128_devices_vs_one_2cpus_paired"], "/".join(map(str, workers))))
 print("latency accounting cost at iodepth 32: %.1f%% of IOPS" %
       (100 * res["ratios"]["latency_accounting_cost_qd32"]))
+print("engines at iodepth 32 (median of interleaved pairs): io_uring %.2fx fio io_uring, "
+      "libaio %.2fx fio libaio   target 0.90-1.10" % (
+          res["ratios"]["engine_io_uring_vs_fio_io_uring_qd32"],
+          res["ratios"]["engine_libaio_vs_fio_libaio_qd32"]))
 PY
+
+# --- Ceph: the same engines on an RBD image, against fio's ----------------
+# krbd (/dev/rbd0) with io_uring and libaio, and librbd, each beside fio's
+# engine on the same image, 4k randread at iodepth 32 on CPU 0, interleaved
+# repetitions. The image is written whole first: krbd answers reads of
+# never-written objects itself.
+if [[ ${BENCH_CEPH:-1} == 1 ]] && command -v ceph-mon >/dev/null; then
+	export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
+	rbd=$("$top/scripts/ceph-mini" start -n 1 -s 128M | head -1)
+	blkload run --dev "$rbd" --rw write --bs 1m --iodepth 4 --allow-write >/dev/null
+	cfu=() cbu=() cfa=() cba=() cfr=() cbr=()
+	for ((i = 0; i < ${BENCH_CEPH_REPEAT:-3}; i++)); do
+		cfu+=("$(dev=$rbd fio_iops io_uring 32 --fixedbufs --registerfiles)")
+		cbu+=("$(bl_iops 32 0 --dev "$rbd" --engine io_uring)")
+		cfa+=("$(dev=$rbd fio_iops libaio 32)")
+		cba+=("$(bl_iops 32 0 --dev "$rbd" --engine libaio)")
+		cfr+=("$(fio --name=bench --ioengine=rbd --pool=rbd --rbdname=img0 --clientname=admin \
+			--rw=randread --bs=4k --iodepth=32 --runtime="$rt" --time_based --cpus_allowed=0 \
+			--randrepeat=0 --norandommap --output-format=json |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["iops"])')")
+		cbr+=("$(bl_iops 32 0 --engine librbd --pool rbd --rbdname img0)")
+	done
+	"$top/scripts/ceph-mini" stop >/dev/null 2>&1
+	python3 - "$out" "${cfu[*]}" "${cbu[*]}" "${cfa[*]}" "${cba[*]}" "${cfr[*]}" "${cbr[*]}" <<'PY'
+import json, statistics, sys
+res = json.load(open(sys.argv[1]))
+names = ("fio_io_uring", "blkload_io_uring", "fio_libaio", "blkload_libaio", "fio_rbd",
+         "blkload_librbd")
+runs = {k: [float(x) for x in a.split()] for k, a in zip(names, sys.argv[2:8])}
+pair = lambda a, b: statistics.median(x / y for x, y in zip(runs[a], runs[b]))
+res["ceph"] = {"device": "one-node memstore cluster, 128 MiB image written whole, "
+                         "4k randread, iodepth 32, CPU 0", "runs": runs,
+               "ratios": {"io_uring_on_krbd": pair("blkload_io_uring", "fio_io_uring"),
+                          "libaio_on_krbd": pair("blkload_libaio", "fio_libaio"),
+                          "librbd": pair("blkload_librbd", "fio_rbd")}}
+json.dump(res, open(sys.argv[1], "w"), indent=2)
+r = res["ceph"]["ratios"]
+print("Ceph, 4k randread qd32 (median of interleaved pairs; target 0.90-1.10):")
+print("  blkload io_uring / fio io_uring on krbd  %.2fx  (%s / %s)" % (
+    r["io_uring_on_krbd"], runs["blkload_io_uring"], runs["fio_io_uring"]))
+print("  blkload libaio / fio libaio on krbd      %.2fx  (%s / %s)" % (
+    r["libaio_on_krbd"], runs["blkload_libaio"], runs["fio_libaio"]))
+print("  blkload librbd / fio rbd                 %.2fx  (%s / %s)" % (
+    r["librbd"], runs["blkload_librbd"], runs["fio_rbd"]))
+PY
+fi
 echo "JSON ($out, in the guest):"
 cat "$out"

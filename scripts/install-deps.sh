@@ -12,7 +12,7 @@ pkgs=(
 	# the kernel's kselftest framework, checkpatch and kernel-doc
 	linux-source-6.12 sparse perl python3 python3-yaml
 	# the CLI
-	libnl-3-dev libnl-genl-3-dev
+	libnl-3-dev libnl-genl-3-dev liburing-dev libaio-dev
 	# the test guest
 	qemu-system-x86 busybox-static iproute2 util-linux procps file
 	# Ceph in the guest, librbd and the comparison engines

@@ -3,7 +3,9 @@
 #
 # The Ceph fixture: a one-node cluster comes up, four images map through
 # krbd, a random 4 MiB pattern written with dd reads back identical; blkload
-# runs over the four images with per-device and summed results. Faults: the
+# runs over the four images with per-device and summed results. The librbd
+# engine does exact counts, and one seed writes the same blocks through krbd
+# and through librbd; io_uring runs on /dev/rbdX. Faults: the
 # OSD stopped for 3 s mid-run (SIGSTOP) and resumed: the run goes on and
 # reports the stall; an image mapped with osd_request_timeout=3 turns the
 # same stall into ETIMEDOUT errors that end the run; a forced unmap mid-run
@@ -15,7 +17,7 @@ bl_require_root
 bl_require_cmd ceph-mon ceph-osd rbd blkload python3
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 15
 bl_mark start
 ceph_mini=$BLKLOAD_TOP/scripts/ceph-mini
 tmp=$(mktemp -d)
@@ -37,6 +39,7 @@ dd if="$dev" of="$tmp/back" bs=1M count=4 iflag=direct status=none
 bl_check "the 4 MiB read back are identical" cmp -s "$tmp/pattern" "$tmp/back"
 
 mapfile -t rbds <<<"$devs"
+export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
 args=()
 for d in "${rbds[@]}"; do args+=(--dev "$d"); done
 bl_load
@@ -57,6 +60,57 @@ read4() {
 			"all(j['done_reason'] == 'runtime' for j in d['jobs'])"
 }
 bl_check "krbd: 4 images x 3 s random reads on 2 CPUs, per device and summed" read4
+librbd_exact() {
+	blkload -j run --engine librbd --pool rbd --rbdname img1 --rbdname img2 --rw randwrite \
+		--bs 4k --iodepth 8 --number_ios 200 --cpus 0-1 --allow-write >"$tmp/l.json" &&
+		bl_json "len(d['jobs']) == 2" \
+			"all(j['write']['total_ios'] == 200 and j['write']['errors'] == 0 for j in d['jobs'])" \
+			"d['all_jobs']['write']['total_ios'] == 400" <"$tmp/l.json"
+}
+bl_check "librbd engine: 2 images x 200 random 4k writes, exact" librbd_exact
+
+# The blocks a seeded random write stamped on device $1, sorted.
+stamped() {
+	python3 - "$1" <<'PY'
+import struct, sys
+MAGIC = 0x44414f4c4b4c42
+out = []
+with open(sys.argv[1], 'rb') as f:
+    data = f.read()
+for off in range(0, len(data), 4096):
+    magic, where = struct.unpack_from('<QQ', data, off)
+    if magic == MAGIC:
+        if where != off:
+            sys.exit('block at %d says %d' % (off, where))
+        out.append(off)
+print(' '.join(map(str, out)))
+PY
+}
+krbd_librbd_same() {
+	local k l
+	rbd create rbd/seqk --size 16M && rbd create rbd/seql --size 16M || return 1
+	k=$(rbd map -o noudev rbd/seqk) || return 1
+	blkload run --dev "$k" --rw randwrite --allow-write --number_ios 150 --iodepth 4 \
+		--cpus 0-1 --randseed 9 >/dev/null || return 1
+	blkload run --engine librbd --pool rbd --rbdname seql --rw randwrite --allow-write \
+		--number_ios 150 --iodepth 4 --cpus 0-1 --randseed 9 >/dev/null || return 1
+	l=$(rbd map -o noudev rbd/seql) || return 1
+	stamped "$k" >"$tmp/k.blocks" && stamped "$l" >"$tmp/l.blocks" || return 1
+	rbd unmap -o noudev "$k"
+	rbd unmap -o noudev "$l"
+	echo "# krbd stamped $(wc -w <"$tmp/k.blocks") blocks, librbd $(wc -w <"$tmp/l.blocks")"
+	test "$(wc -w <"$tmp/k.blocks")" -gt 130 && cmp -s "$tmp/k.blocks" "$tmp/l.blocks"
+}
+bl_check "one seed: krbd and librbd write the same blocks, stamped alike" krbd_librbd_same
+
+uring_rbd() {
+	blkload -j run --engine io_uring --dev "$dev" --rw randwrite --bs 4k --iodepth 8 \
+		--number_ios 300 --allow-write |
+		bl_json "d['jobs'][0]['write']['total_ios'] == 300" \
+			"d['jobs'][0]['write']['errors'] == 0"
+}
+bl_check "io_uring engine on $dev: 300 random writes exactly" uring_rbd
+
 text_report() {
 	blkload run "${args[@]}" --rw randread --bs 4k --iodepth 16 --runtime 1 >"$tmp/t.txt" 2>&1
 	sed 's/^/# /' "$tmp/t.txt"
@@ -66,7 +120,6 @@ text_report() {
 }
 bl_check "krbd: the text report names each device and the sum" text_report
 
-export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
 osd_pid=$(cat "${CEPH_MINI_DIR:-/tmp/ceph-mini}/run/osd.0.pid")
 # Writes: krbd answers reads of never-written objects itself.
 stall() {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkload run | start | stop | list | stats: jobs from the command line.
- *
- * Workload options take fio's names (--rw, --bs, --iodepth, --runtime,
- * --ramp_time, --number_ios, ...); one job is made per --dev, all with the
- * same workload, and all start together.
+ * blkload run | start | stop | list | stats | monitor: jobs from the command
+ * line. One job is made per --dev, all with the same workload (workload.c),
+ * and all start together; "run --engine NAME" runs a userspace engine
+ * (engines/) instead of the module.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,294 +24,9 @@
 #include "out.h"
 #include "parse.h"
 #include "util.h"
-
-static const double default_percentiles[] = {
-	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
-};
-
-struct workload {
-	char **devs;
-	unsigned int nr_devs;
-	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms, coe;
-	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
-	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
-	struct cpuset cpus;
-	struct report_opts ro;
-	bool bins;
-};
-
-enum {
-	OPT_DEV = 256, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS, OPT_IODEPTH, OPT_CPUS,
-	OPT_OFFSET, OPT_SIZE, OPT_RUNTIME, OPT_RAMP, OPT_NUMBER_IOS, OPT_IO_SIZE, OPT_RANDSEED,
-	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
-	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_HELP,
-};
-
-static const struct option workload_opts[] = {
-	{ "dev", required_argument, NULL, OPT_DEV },
-	{ "filename", required_argument, NULL, OPT_DEV },
-	{ "rw", required_argument, NULL, OPT_RW },
-	{ "readwrite", required_argument, NULL, OPT_RW },
-	{ "rwmixread", required_argument, NULL, OPT_RWMIXREAD },
-	{ "rwmixwrite", required_argument, NULL, OPT_RWMIXWRITE },
-	{ "bs", required_argument, NULL, OPT_BS },
-	{ "blocksize", required_argument, NULL, OPT_BS },
-	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "cpus_allowed", required_argument, NULL, OPT_CPUS },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "runtime", required_argument, NULL, OPT_RUNTIME },
-	{ "ramp_time", required_argument, NULL, OPT_RAMP },
-	{ "ramp-time", required_argument, NULL, OPT_RAMP },
-	{ "number_ios", required_argument, NULL, OPT_NUMBER_IOS },
-	{ "number-ios", required_argument, NULL, OPT_NUMBER_IOS },
-	{ "io_size", required_argument, NULL, OPT_IO_SIZE },
-	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
-	{ "io_limit", required_argument, NULL, OPT_IO_SIZE },
-	{ "randseed", required_argument, NULL, OPT_RANDSEED },
-	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
-	{ "allow_write", no_argument, NULL, OPT_ALLOW_WRITE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "iodepth_batch_submit", required_argument, NULL, OPT_BATCH },
-	{ "iodepth_batch", required_argument, NULL, OPT_BATCH },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "gtod_reduce", no_argument, NULL, OPT_NO_LAT },
-	{ "no-lat", no_argument, NULL, OPT_NO_LAT },
-	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
-	{ "time_based", no_argument, NULL, OPT_TIME_BASED },
-	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
-	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-	{ "continue_on_error", required_argument, NULL, OPT_COE },
-	{ "continue-on-error", required_argument, NULL, OPT_COE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void workload_usage(FILE *f, const char *cmd)
-{
-	fprintf(f,
-		"usage: blkload [-j] %s --dev DEVICE [--dev DEVICE ...] [OPTIONS]\n"
-		"\n"
-		"Workload (fio's names; sizes take k/m/g suffixes, times s/ms/us/m/h):\n"
-		"  --dev, --filename DEV       target block device (repeat for more jobs)\n"
-		"  --rw PATTERN                read write randread randwrite rw randrw (read)\n"
-		"  --rwmixread PCT             reads in rw/randrw (50); --rwmixwrite PCT\n"
-		"  --bs SIZE                   block size, multiple of the logical block (4k)\n"
-		"  --iodepth N                 IOs in flight per CPU queue (1)\n"
-		"  --cpus LIST                 CPUs for queues, e.g. 0-3,8 (first online CPU)\n"
-		"  --offset SIZE, --size SIZE  the region (whole device)\n"
-		"  --runtime TIME              time based: run this long after the ramp\n"
-		"  --ramp_time TIME            run this long before statistics start\n"
-		"  --number_ios N              stop after N IOs per job\n"
-		"  --io_size SIZE              stop after SIZE bytes per job\n"
-		"      (no runtime or limit: one pass over the region, like fio)\n"
-		"  --randseed N                seed of the offset sequence (0)\n"
-		"  --allow-write               required for workloads that write\n"
-		"  --force                     write even to a mounted or claimed device\n"
-		"  --iodepth_batch_submit N    bios per plug (1: each bio on its own)\n"
-		"  --continue_on_error WHAT    none read write io all: count these IO\n"
-		"                              errors and go on (none: the first ends the job)\n"
-		"  --gtod_reduce               no per-IO timestamps or histogram\n"
-		"  --percentile_list P:P:...   percentiles to report (fio's default list)\n"
-		"  --per-cpu                   per-CPU queue breakdown in the report\n"
-		"  --drain-timeout MS          how long a stop waits for in-flight IO (5000);\n"
-		"                              Ctrl-C stops, a second Ctrl-C detaches\n",
-		cmd);
-}
-
-static int bad_value(const char *opt, const char *val, const char *what)
-{
-	fprintf(stderr, "blkload: --%s '%s': %s\n", opt, val, what);
-	return -1;
-}
-
-static int parse_percentiles(const char *s, struct report_opts *ro)
-{
-	char *copy = xstrdup(s), *save = NULL, *tok;
-	int ret = 0;
-
-	free(ro->percentiles);
-	ro->percentiles = NULL;
-	ro->nr_percentiles = 0;
-	for (tok = strtok_r(copy, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
-		char *end;
-		double p = strtod(tok, &end);
-
-		if (*end || !(p > 0 && p <= 100)) {
-			ret = bad_value("percentile_list", s, "percentiles are in (0, 100]");
-			break;
-		}
-		ro->percentiles = xrealloc(ro->percentiles,
-					   (ro->nr_percentiles + 1) * sizeof(double));
-		ro->percentiles[ro->nr_percentiles++] = p;
-	}
-	free(copy);
-	return ret;
-}
-
-/* fio's continue_on_error values that have a meaning here. */
-static int coe_parse(const char *s, uint32_t *coe)
-{
-	static const struct { const char *name; uint32_t bits; } v[] = {
-		{ "none", 0 }, { "0", 0 },
-		{ "read", BLKLOAD_COE_READ }, { "write", BLKLOAD_COE_WRITE },
-		{ "io", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
-		{ "all", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
-		{ "1", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		if (!strcmp(s, v[i].name)) {
-			*coe = v[i].bits;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static void workload_free(struct workload *w)
-{
-	free(w->devs);
-	cpuset_free(&w->cpus);
-	free(w->ro.percentiles);
-}
-
-/* Parses the workload options; returns 0, 1 after --help, or -1. */
-static int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
-{
-	uint32_t u32;
-	int c;
-
-	memset(w, 0, sizeof(*w));
-	w->rwmixread = 50;
-	w->bs = 4096;
-	w->iodepth = 1;
-	w->drain_ms = 5000;
-	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
-	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
-	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", workload_opts, NULL)) != -1) {
-		int ret = 0;
-
-		switch (c) {
-		case OPT_DEV:
-			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
-			w->devs[w->nr_devs++] = optarg;
-			break;
-		case OPT_RW:
-			if (rw_parse(optarg, &w->rw))
-				ret = bad_value("rw", optarg,
-						"one of read write randread randwrite rw randrw");
-			w->have_rw = true;
-			break;
-		case OPT_RWMIXREAD:
-			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
-			      bad_value("rwmixread", optarg, "a percentage 0-100") : 0;
-			break;
-		case OPT_RWMIXWRITE:
-			ret = parse_u32_range(optarg, 0, 100, &u32) ?
-			      bad_value("rwmixwrite", optarg, "a percentage 0-100") : 0;
-			w->rwmixread = 100 - u32;
-			break;
-		case OPT_BS: {
-			uint64_t v;
-
-			/* Only the syntax here: the module says what it accepts. */
-			if (parse_size(optarg, &v) || v > UINT32_MAX)
-				ret = bad_value("bs", optarg, "a size such as 4k");
-			w->bs = (uint32_t)v;
-			break;
-		}
-		case OPT_IODEPTH:
-			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->iodepth) ?
-			      bad_value("iodepth", optarg, "a number") : 0;
-			break;
-		case OPT_BATCH:
-			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->batch) ?
-			      bad_value("iodepth_batch_submit", optarg, "a number") : 0;
-			w->have_batch = true;
-			break;
-		case OPT_CPUS:
-			ret = parse_cpulist(optarg, &w->cpus) ?
-			      bad_value("cpus", optarg, "a CPU list such as 0-3,8") : 0;
-			w->have_cpus = true;
-			break;
-		case OPT_OFFSET:
-			ret = parse_size(optarg, &w->offset) ? bad_value("offset", optarg, "a size") : 0;
-			break;
-		case OPT_SIZE:
-			ret = parse_size(optarg, &w->size) ? bad_value("size", optarg, "a size") : 0;
-			break;
-		case OPT_IO_SIZE:
-			ret = parse_size(optarg, &w->io_size) ?
-			      bad_value("io_size", optarg, "a size") : 0;
-			break;
-		case OPT_RUNTIME:
-			ret = parse_time_ns(optarg, &w->runtime) ?
-			      bad_value("runtime", optarg, "a time such as 10s") : 0;
-			break;
-		case OPT_RAMP:
-			ret = parse_time_ns(optarg, &w->ramp) ?
-			      bad_value("ramp_time", optarg, "a time such as 2s") : 0;
-			break;
-		case OPT_NUMBER_IOS:
-			ret = parse_u64(optarg, &w->number_ios) ?
-			      bad_value("number_ios", optarg, "a number") : 0;
-			break;
-		case OPT_RANDSEED:
-			ret = parse_u64(optarg, &w->randseed) ?
-			      bad_value("randseed", optarg, "a number") : 0;
-			break;
-		case OPT_DRAIN:
-			ret = parse_u32_range(optarg, 0, 3600000, &w->drain_ms) ?
-			      bad_value("drain-timeout", optarg, "milliseconds") : 0;
-			break;
-		case OPT_ALLOW_WRITE:
-			w->allow_write = true;
-			break;
-		case OPT_FORCE:
-			w->force = true;
-			break;
-		case OPT_NO_LAT:
-			w->no_lat = true;
-			break;
-		case OPT_PERCENTILES:
-			ret = parse_percentiles(optarg, &w->ro);
-			break;
-		case OPT_TIME_BASED:
-			break;	/* a runtime is always time based here */
-		case OPT_PER_CPU:
-			w->ro.queues = true;
-			break;
-		case OPT_COE:
-			ret = coe_parse(optarg, &w->coe) ?
-			      bad_value("continue_on_error", optarg,
-					"one of none read write io all (verify: no verify yet)") : 0;
-			break;
-		case OPT_HELP:
-			workload_usage(stdout, cmd);
-			return 1;
-		default:
-			workload_usage(stderr, cmd);
-			return -1;
-		}
-		if (ret)
-			return -1;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
-			cmd, argv[optind]);
-		return -1;
-	}
-	if (!w->nr_devs) {
-		fprintf(stderr, "blkload: %s: --dev DEVICE is required\n", cmd);
-		return -1;
-	}
-	return 0;
-}
+#include "workload.h"
+#include "cpu.h"
+#include "engines/engine.h"
 
 struct id_reply {
 	uint32_t id;
@@ -621,7 +335,7 @@ static void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n
 }
 
 static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
-		       const struct workload *w)
+		       const struct workload *w, const struct cpu_window *cw)
 {
 	struct out *o = out_new(stdout, ctx->json, ctx->pretty);
 	struct report_opts ro = w->ro;
@@ -647,6 +361,8 @@ static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_end_array(o);
 	if (n > 1 || ctx->json)
 		report_job(o, "all_jobs", &sum, "All jobs", &ro);
+	if (cw && cw->ended)
+		cpu_report(o, &cw->a, &cw->b, sum.op[OP_READ].ios + sum.op[OP_WRITE].ios, &cw->ex);
 	out_free(o);
 	job_clear(&sum);
 }
@@ -659,6 +375,51 @@ static void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
 			bl_nl_perror(nl, "delete job");
 }
 
+/* run --engine NAME: a userspace engine instead of the module. */
+static int run_engine(struct ctx *ctx, struct workload *w, bool detached)
+{
+	const struct engine_ops *ops = engine_find(w->engine);
+	struct cpu_window cw = { 0 };
+	unsigned int n;
+	struct job *jobs;
+	int rc = 1;
+
+	if (!ops) {
+		fprintf(stderr, "blkload: --engine '%s': no such engine; there are:\n", w->engine);
+		engine_list(stderr);
+		workload_free(w);
+		return 2;
+	}
+	if (detached) {
+		fprintf(stderr, "blkload: start: only the kernel engine runs detached\n");
+		workload_free(w);
+		return 2;
+	}
+	if (cpu_exclude_parse(&cw.ex, w->cpu_exclude)) {
+		fprintf(stderr, "blkload: --cpu-exclude '%s': command names, comma-separated\n",
+			w->cpu_exclude);
+		workload_free(w);
+		return 2;
+	}
+	catch_signals();
+	n = ops->images ? w->nr_images : w->nr_devs;
+	jobs = xcalloc(n ? n : 1, sizeof(*jobs));
+	if (!engine_run(ops, w, &interrupted, jobs, &cw)) {
+		report_all(ctx, jobs, n, w, &cw);
+		rc = 0;
+		for (unsigned int i = 0; i < n; i++)
+			if (jobs[i].error || jobs[i].op[OP_READ].errors ||
+			    jobs[i].op[OP_WRITE].errors)
+				rc = 1;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		job_clear(&jobs[i]);
+	free(jobs);
+	cpu_exclude_free(&cw.ex);
+	workload_free(w);
+	return rc;
+}
+
 static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 {
 	const char *cmd = detached ? "start" : "run";
@@ -667,6 +428,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	uint32_t *ids = NULL;
 	struct job *jobs = NULL;
 	struct nl_sock *ev = NULL;
+	struct cpu_window cw = { 0 };
 	unsigned int n = 0;
 	int ret, rc = 1;
 
@@ -678,6 +440,14 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (ctx->json_plus)
 		w.bins = true;
 	w.detached = detached;
+	if (w.engine)
+		return run_engine(ctx, &w, detached);
+	if (cpu_exclude_parse(&cw.ex, w.cpu_exclude)) {
+		fprintf(stderr, "blkload: --cpu-exclude '%s': command names, comma-separated\n",
+			w.cpu_exclude);
+		workload_free(&w);
+		return 2;
+	}
 	if (bl_nl_open(&nl)) {
 		workload_free(&w);
 		return 1;
@@ -721,11 +491,16 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		int done;
 
 		for (;;) {
+			/* The client CPU window is the ramp's end to the last job's. */
+			if (now_s() - t0 >= w.ramp / 1e9)
+				cpu_window_start(&cw);
 			done = jobs_get(&nl, ids, n, jobs, false, false);
 			if (done < 0)
 				goto out_del;
-			if ((unsigned int)done == n)
+			if ((unsigned int)done == n) {
+				cpu_window_end(&cw);
 				break;
+			}
 			if (interrupted > 1) {
 				if (tty)
 					fputs("\r\033[K", stderr);
@@ -753,14 +528,20 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 				progress(jobs, n, &w, t0, &prev_ios, &prev_bytes, &prev_t);
 				last_shown = now_s();
 			}
-			events_wait(ev, stopped ? 100 : 1000);
+			if (!cw.started && w.ramp) {
+				double left = w.ramp / 1e9 - (now_s() - t0);
+
+				events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 : 1000);
+			} else {
+				events_wait(ev, stopped ? 100 : 1000);
+			}
 		}
 		if (tty && last_shown > t0)
 			fputs("\r\033[K", stderr);
 	}
 	if (jobs_get(&nl, ids, n, jobs, true, w.ro.queues) < 0)
 		goto out_del;
-	report_all(ctx, jobs, n, &w);
+	report_all(ctx, jobs, n, &w, &cw);
 	rc = 0;
 	for (unsigned int i = 0; i < n; i++)
 		if (jobs[i].error || jobs[i].op[OP_READ].errors || jobs[i].op[OP_WRITE].errors ||
@@ -778,6 +559,7 @@ out:
 	if (ev)
 		nl_socket_free(ev);
 	bl_nl_close(&nl);
+	cpu_exclude_free(&cw.ex);
 	workload_free(&w);
 	return rc;
 }
@@ -905,7 +687,7 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		got++;
 	}
 	if (got)
-		report_all(ctx, jobs, got, &w);
+		report_all(ctx, jobs, got, &w, NULL);
 	if (stop) {
 		report_undrained(jobs, got, w.drain_ms);
 		for (i = 0; i < got; i++)

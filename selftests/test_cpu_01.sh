@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Whole-client CPU: every run reports the busy time of all CPUs over its
+# measured window, minus the processes left out (--cpu-exclude), per IO and
+# per core. A busy loop burning a CPU through the window adds about the
+# window to it, and leaves it where it was when it is left out.
+. "$(dirname "$0")/lib.sh"
+
+bl_require_root
+bl_require_cmd blkload python3 taskset
+
+ktap_print_header
+ktap_set_plan 4
+bl_mark start
+bl_load
+bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=50000
+tmp=$(mktemp -d)
+trap 'kill $busy 2>/dev/null; rm -rf "$tmp"' EXIT
+# A busy loop with a name of its own (comm is the executable's name).
+cp "$(command -v python3)" "$tmp/blbusy"
+
+client() {
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["client_cpu"]["client_s"])'
+}
+run() {
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --runtime 3 "$@"
+}
+
+fields() {
+	run --engine "$1" | tee "$tmp/$1.json" >/dev/null
+	bl_json "print('#', '$1', d['client_cpu']) or True" \
+		"abs(d['client_cpu']['window_s'] - 3) < 0.5" \
+		"d['client_cpu']['cpu_us_per_io'] > 0" "d['client_cpu']['iops_per_core'] > 0" \
+		"abs(d['client_cpu']['cpu_us_per_io'] * d['all_jobs']['read']['total_ios'] / 1e6 - d['client_cpu']['client_s']) < 0.01" \
+		<"$tmp/$1.json"
+}
+bl_check "kernel path: client CPU over a 3 s window, per IO and per core" fields kernel
+bl_check "io_uring: the same figures" fields io_uring
+
+base=$(run --cpu-exclude none | client)
+taskset -c 1 "$tmp/blbusy" -c 'while True: pass' &
+busy=$!
+sleep 0.5
+with=$(run --cpu-exclude none | client)
+without=$(run --cpu-exclude blbusy | client)
+kill $busy
+echo "# client CPU: alone $base s, beside a busy loop $with s, the loop left out $without s"
+bl_check "a busy loop through the window adds about the window" \
+	python3 -c "import sys; sys.exit(not ($with - $base > 0.6 * 3))"
+bl_check "left out by --cpu-exclude, it adds nothing" \
+	python3 -c "import sys; sys.exit(not (abs($without - $base) < 0.5 + 0.3 * $base))"
+
+bl_mark end
+ktap_finished

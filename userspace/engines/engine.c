@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The part of every userspace engine that is not moving IO: jobs, queues,
+ * pinned threads, the shared generator and histogram, ramp, limits, stops,
+ * statistics, and the jobs as the report wants them. See engine.h.
+ *
+ * Timing is fio's: an IO's latency runs from a clock read just before its
+ * submission call to the clock read that follows the reap returning it (one
+ * read per reap, as fio takes one per batch of events).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+
+#include <blkload/hist.h>
+#include <blkload/stamp.h>
+
+#include "../util.h"
+#include "engine.h"
+
+static const struct engine_ops *const engines[] = {
+	&eng_io_uring,
+	&eng_libaio,
+	&eng_librbd,
+};
+
+const struct engine_ops *engine_find(const char *name)
+{
+	/* fio's name of the librbd engine */
+	if (!strcmp(name, "rbd"))
+		name = "librbd";
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
+		if (!strcmp(name, engines[i]->name))
+			return engines[i];
+	return NULL;
+}
+
+void engine_list(FILE *f)
+{
+	fprintf(f, "  kernel     the blkload module: bios from per-CPU kernel threads (default)\n");
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
+		fprintf(f, "  %-10s %s\n", engines[i]->name, engines[i]->help);
+}
+
+uint64_t eng_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static bool writes(uint32_t rw)
+{
+	return rw != BLKLOAD_RW_READ && rw != BLKLOAD_RW_RANDREAD;
+}
+
+static bool sequential(uint32_t rw)
+{
+	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW;
+}
+
+static bool random_rw(uint32_t rw)
+{
+	return rw == BLKLOAD_RW_RANDREAD || rw == BLKLOAD_RW_RANDWRITE ||
+	       rw == BLKLOAD_RW_RANDRW;
+}
+
+static uint32_t mix(const struct workload *w)
+{
+	switch (w->rw) {
+	case BLKLOAD_RW_READ:
+	case BLKLOAD_RW_RANDREAD:
+		return 100;
+	case BLKLOAD_RW_WRITE:
+	case BLKLOAD_RW_RANDWRITE:
+		return 0;
+	default:
+		return w->rwmixread;
+	}
+}
+
+/* The region and the IO count, as the module decides them (job.c). */
+static int job_region(const struct workload *w, struct eng_job *job, uint64_t *size,
+		      uint64_t *number_ios)
+{
+	uint64_t blocks;
+
+	if (w->bs % job->lbs || w->offset % job->lbs) {
+		fprintf(stderr, "blkload: %s: bs and offset must be multiples of its %u-byte blocks\n",
+			job->path, job->lbs);
+		return -1;
+	}
+	if (w->offset >= job->dev_size) {
+		fprintf(stderr, "blkload: %s: offset is past the end of the device\n", job->path);
+		return -1;
+	}
+	*size = w->size ? w->size : job->dev_size - w->offset;
+	if (*size > job->dev_size - w->offset) {
+		fprintf(stderr, "blkload: %s: the region (offset + size) is past the end\n",
+			job->path);
+		return -1;
+	}
+	blocks = *size / w->bs;
+	if (!blocks || (sequential(w->rw) && blocks < job->nr_queues)) {
+		fprintf(stderr, "blkload: %s: the region holds fewer blocks than needed\n",
+			job->path);
+		return -1;
+	}
+	*number_ios = w->number_ios;
+	if (w->io_size) {
+		uint64_t n = w->io_size / w->bs;
+
+		if (!n) {
+			fprintf(stderr, "blkload: io_size is smaller than bs\n");
+			return -1;
+		}
+		if (!*number_ios || n < *number_ios)
+			*number_ios = n;
+	}
+	if (!*number_ios && !w->runtime)
+		*number_ios = blocks;
+	return 0;
+}
+
+static void op_reset(struct op_stats *st, bool keep_errors)
+{
+	uint64_t *hist = st->hist, errors = st->errors;
+
+	memset(st, 0, sizeof(*st));
+	st->hist = hist;
+	if (hist)
+		memset(hist, 0, BL_HIST_NR * sizeof(*hist));
+	if (keep_errors)
+		st->errors = errors;
+	st->lat_min = UINT64_MAX;
+}
+
+static int queue_init(const struct workload *w, struct eng_job *job, struct eng_queue *q,
+		      unsigned int index, unsigned int cpu, uint64_t size, uint64_t number_ios)
+{
+	size_t align = job->lbs > 4096 ? job->lbs : 4096;
+
+	q->job = job;
+	q->cpu = cpu;
+	q->index = index;
+	if (!bl_gen_init(&q->gen, w->randseed, index, job->nr_queues, random_rw(w->rw), mix(w),
+			 w->offset, size, w->bs))
+		return -1;
+	q->limit = UINT64_MAX;
+	if (number_ios)
+		q->limit = number_ios / job->nr_queues + (index < number_ios % job->nr_queues);
+	q->slots = xcalloc(w->iodepth, sizeof(*q->slots));
+	q->free = xcalloc(w->iodepth, sizeof(*q->free));
+	for (unsigned int i = 0; i < w->iodepth; i++) {
+		struct eng_slot *s = &q->slots[i];
+
+		if (posix_memalign(&s->buf, align, w->bs))
+			return -1;
+		memset(s->buf, 0, w->bs);
+		s->q = q;
+		q->free[q->nr_free++] = s;
+	}
+	for (int op = 0; op < NR_OPS; op++) {
+		q->st[op].hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+		op_reset(&q->st[op], false);
+	}
+	return 0;
+}
+
+/* Ends a job for @reason (the first one wins); any thread. */
+static void job_end(struct eng_job *job, uint32_t reason)
+{
+	uint32_t none = 0;
+
+	__atomic_compare_exchange_n(&job->reason, &none, reason, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	__atomic_store_n(&job->stop, true, __ATOMIC_RELEASE);
+}
+
+/* Keeps the job's first error; any thread. */
+static void job_error(struct eng_job *job, int err)
+{
+	int none = 0;
+
+	__atomic_compare_exchange_n(&job->error, &none, err, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+}
+
+static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
+{
+	const struct workload *w = q->t->run->w;
+	struct op_stats *st = &q->st[s->read ? OP_READ : OP_WRITE];
+	uint64_t lat;
+
+	if (s->res != (int64_t)w->bs) {
+		int err = s->res < 0 ? (int)s->res : -EIO;
+
+		job_error(q->job, err);
+		if (!(w->coe & (s->read ? BLKLOAD_COE_READ : BLKLOAD_COE_WRITE)))
+			job_end(q->job, BLKLOAD_REASON_ERROR);
+		st->errors++;
+		return;
+	}
+	if (!s->counted)
+		return;
+	st->ios++;
+	st->bytes += w->bs;
+	if (w->no_lat)
+		return;
+	lat = now > s->submit_ns ? now - s->submit_ns : 0;
+	if (lat < st->lat_min)
+		st->lat_min = lat;
+	if (lat > st->lat_max)
+		st->lat_max = lat;
+	st->lat_sum += lat;
+	if (st->lat_sum < lat)
+		st->lat_sum_hi++;
+	st->hist[bl_hist_idx(lat)]++;
+}
+
+/* Submits what the queue may: returns true when anything went. */
+static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
+{
+	const struct workload *w = t->run->w;
+	unsigned int n = q->nr_free, batch = w->batch ? w->batch : 1;
+	struct eng_slot *slots[64];
+	bool any = false;
+
+	if (q->ramp_done && q->limit - q->issued < n)
+		n = (unsigned int)(q->limit - q->issued);
+	if (n && !q->inflight)
+		q->progress_ns = eng_now_ns();
+	while (n) {
+		unsigned int b = n < batch ? n : batch, i;
+		int sent;
+
+		if (b > ARRAY_SIZE(slots))
+			b = ARRAY_SIZE(slots);
+		for (i = 0; i < b; i++) {
+			struct eng_slot *s = q->free[--q->nr_free];
+
+			s->read = bl_gen_next(&q->gen, &s->off);
+			if (!s->read)
+				for (unsigned int o = 0; o < w->bs; o += BLKLOAD_SECTOR)
+					bl_stamp_sector((char *)s->buf + o, s->off + o);
+			s->counted = q->ramp_done;
+			slots[i] = s;
+		}
+		/* Each IO from just before the call that submits it. */
+		for (i = 0; i < b; i++)
+			slots[i]->submit_ns = w->no_lat ? 0 : eng_now_ns();
+		sent = t->ops->submit(t, slots, b);
+		if (sent < 0) {
+			job_error(q->job, sent);
+			job_end(q->job, BLKLOAD_REASON_ERROR);
+			sent = 0;
+		}
+		for (i = 0; i < (unsigned int)sent; i++) {
+			if (slots[i]->counted)
+				q->issued++;
+			q->inflight++;
+		}
+		/* What did not go goes back; the generator has moved on (a rare error). */
+		for (i = (unsigned int)sent; i < b; i++)
+			q->free[q->nr_free++] = slots[i];
+		any |= sent > 0;
+		if ((unsigned int)sent < b)
+			break;
+		n -= b;
+	}
+	return any;
+}
+
+/* One pass over a queue at @now; returns true when it submitted. */
+static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t now)
+{
+	bool limit;
+
+	if (!q->ramp_done && now >= q->ramp_end) {
+		for (int op = 0; op < NR_OPS; op++)
+			op_reset(&q->st[op], true);
+		q->stall_max = 0;
+		q->count_start_ns = now;
+		q->progress_ns = now;
+		q->ramp_done = true;
+	}
+	if (!q->stopping) {
+		if (__atomic_load_n(&q->job->stop, __ATOMIC_ACQUIRE)) {
+			q->stopping = true;
+		} else if (q->end && now >= q->end) {
+			q->stopping = true;
+			q->reason = BLKLOAD_REASON_RUNTIME;
+		}
+	}
+	limit = q->ramp_done && q->issued >= q->limit;
+	if (!q->stopping && !limit && q->nr_free)
+		return queue_submit(t, q);
+	if ((q->stopping || limit) && !q->inflight) {
+		if (!q->stopping)
+			q->reason = BLKLOAD_REASON_LIMIT;
+		q->end_ns = q->last_done_ns ? q->last_done_ns : now;
+		/* end_ns and the statistics before finished, for the main thread. */
+		__atomic_store_n(&q->finished, true, __ATOMIC_RELEASE);
+	}
+	return false;
+}
+
+static void thread_reap(struct eng_thread *t, bool wait, uint64_t timeout)
+{
+	int n = t->ops->reap(t, t->done, t->depth, wait, timeout);
+	uint64_t now;
+
+	if (n <= 0) {
+		if (n < 0 && n != -EINTR && n != -ETIME && n != -EAGAIN)
+			for (unsigned int i = 0; i < t->nr_queues; i++) {
+				job_error(t->queues[i]->job, n);
+				job_end(t->queues[i]->job, BLKLOAD_REASON_ERROR);
+			}
+		return;
+	}
+	now = eng_now_ns();
+	for (int i = 0; i < n; i++) {
+		struct eng_slot *s = t->done[i];
+		struct eng_queue *q = s->q;
+		/* A stall: IO in flight and no completion from progress_ns on. */
+		if (q->ramp_done && now > q->progress_ns && now - q->progress_ns > q->stall_max)
+			q->stall_max = now - q->progress_ns;
+		q->progress_ns = now;
+		q->last_done_ns = now;
+		account(q, s, now);
+		q->free[q->nr_free++] = s;
+		q->inflight--;
+		q->ios_done++;
+	}
+}
+
+static void *thread_fn(void *arg)
+{
+	struct eng_thread *t = arg;
+	struct eng_run *run = t->run;
+	const struct workload *w = run->w;
+	uint64_t start, ramp_end, cpu0 = 0;
+	bool ramp_done = !w->ramp;
+
+	t->error = t->ops->thread_init ? t->ops->thread_init(t) : 0;
+	pthread_barrier_wait(&run->start);	/* everyone ready */
+	pthread_barrier_wait(&run->start);	/* run->start_ns is set */
+	start = run->start_ns;
+	ramp_end = start + w->ramp;
+	for (unsigned int i = 0; i < t->nr_queues; i++) {
+		struct eng_queue *q = t->queues[i];
+
+		q->ramp_end = ramp_end;
+		q->end = w->runtime ? ramp_end + w->runtime : 0;
+		q->count_start_ns = start;
+		q->progress_ns = start;
+		q->ramp_done = ramp_done;
+		if (t->error) {
+			job_error(q->job, t->error);
+			job_end(q->job, BLKLOAD_REASON_ERROR);
+		}
+	}
+	if (ramp_done)
+		cpu0 = thread_cpu_ns();
+	for (;;) {
+		uint64_t now = eng_now_ns(), next = UINT64_MAX;
+		unsigned int live = 0, inflight = 0;
+		bool sent = false;
+
+		if (!ramp_done && now >= ramp_end) {
+			ramp_done = true;
+			cpu0 = thread_cpu_ns();
+		}
+		for (unsigned int i = 0; i < t->nr_queues; i++) {
+			struct eng_queue *q = t->queues[i];
+
+			if (q->finished)
+				continue;
+			sent |= queue_service(t, q, now);
+			if (q->finished)
+				continue;
+			live++;
+			inflight += q->inflight;
+			if (!q->ramp_done && q->ramp_end < next)
+				next = q->ramp_end;
+			else if (q->end && q->end < next)
+				next = q->end;
+		}
+		if (!live)
+			break;
+		if (!inflight) {
+			/* Only a deadline or a stop to wait for. */
+			struct timespec ts = { 0, 1000000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		/* Wake for deadlines and for stops (Ctrl-C) at least every 50 ms. */
+		next = next > now ? next - now : 0;
+		thread_reap(t, !sent, next < 50000000ULL ? next : 50000000ULL);
+	}
+	t->cpu_ns = ramp_done ? thread_cpu_ns() - cpu0 : 0;
+	if (t->ops->thread_exit)
+		t->ops->thread_exit(t);
+	return NULL;
+}
+
+/* The CPUs of the workload, or the first one this process may use. */
+static unsigned int run_cpus(const struct workload *w, unsigned int **out)
+{
+	unsigned int n = 0, *cpus = NULL;
+
+	if (w->have_cpus) {
+		for (unsigned int c = 0; c < cpuset_limit(&w->cpus); c++) {
+			if (!cpuset_test(&w->cpus, c))
+				continue;
+			cpus = xrealloc(cpus, (n + 1) * sizeof(*cpus));
+			cpus[n++] = c;
+		}
+	} else {
+		cpu_set_t set;
+
+		cpus = xcalloc(1, sizeof(*cpus));
+		CPU_ZERO(&set);
+		sched_getaffinity(0, sizeof(set), &set);
+		for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
+			if (CPU_ISSET(c, &set)) {
+				cpus[n++] = c;
+				break;
+			}
+		}
+	}
+	*out = cpus;
+	return n;
+}
+
+/* A job's statistics as the module's job-get gives them. */
+static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *cpus,
+		     unsigned int ncpus, struct job *j)
+{
+	const struct workload *w = run->w;
+	struct eng_job *job = &run->jobs[idx];
+	uint64_t first = UINT64_MAX, last = 0;
+	struct cpuset set = { 0 };
+
+	memset(j, 0, sizeof(*j));
+	j->id = idx + 1;
+	j->path = xstrdup(job->path);
+	j->rw = w->rw;
+	j->rwmixread = w->rwmixread;
+	j->bs = w->bs;
+	j->iodepth = w->iodepth;
+	j->batch = w->batch ? w->batch : 1;
+	j->state = BLKLOAD_STATE_DONE;
+	j->error = job->error;
+	j->offset = w->offset;
+	j->runtime = w->runtime;
+	j->ramp = w->ramp;
+	j->randseed = w->randseed;
+	j->dev_size = job->dev_size;
+	j->dev_lbs = job->lbs;
+	j->no_lat = w->no_lat;
+	j->coe = w->coe;
+	for (unsigned int i = 0; i < ncpus; i++)
+		cpuset_set(&set, cpus[i]);
+	j->cpus = cpuset_format(&set);
+	j->nr_cpus = ncpus;
+	cpuset_free(&set);
+	j->queues = xcalloc(job->nr_queues, sizeof(*j->queues));
+	j->nr_queues = job->nr_queues;
+	for (int op = 0; op < NR_OPS; op++)
+		j->op[op].hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+	for (unsigned int i = 0; i < job->nr_queues; i++) {
+		struct eng_queue *q = &job->queues[i];
+		struct queue_stats *qs = &j->queues[i];
+		struct eng_thread *t = q->t;
+		uint64_t tios = 0, share;
+
+		/* The thread's CPU time, split over its queues by completions. */
+		for (unsigned int k = 0; k < t->nr_queues; k++)
+			tios += t->queues[k]->ios_done;
+		share = tios ? (uint64_t)((double)t->cpu_ns * (double)q->ios_done / (double)tios) : 0;
+		qs->cpu = q->cpu;
+		qs->cpu_time = share;
+		qs->stall_max = q->stall_max;
+		j->cpu_time += share;
+		if (q->stall_max > j->stall_max)
+			j->stall_max = q->stall_max;
+		for (int op = 0; op < NR_OPS; op++) {
+			struct op_stats *a = &j->op[op], *b = &q->st[op];
+
+			qs->op[op] = *b;
+			qs->op[op].hist = NULL;
+			if (b->ios && (!a->ios || b->lat_min < a->lat_min))
+				a->lat_min = b->lat_min;
+			if (b->lat_max > a->lat_max)
+				a->lat_max = b->lat_max;
+			a->ios += b->ios;
+			a->bytes += b->bytes;
+			a->errors += b->errors;
+			a->lat_sum += b->lat_sum;
+			a->lat_sum_hi += b->lat_sum_hi + (a->lat_sum < b->lat_sum);
+			for (unsigned int k = 0; k < BL_HIST_NR; k++)
+				a->hist[k] += b->hist[k];
+			if (!b->ios)
+				qs->op[op].lat_min = 0;
+		}
+		if (q->count_start_ns < first)
+			first = q->count_start_ns;
+		if (q->end_ns > last)
+			last = q->end_ns;
+		if (!j->reason)
+			j->reason = q->reason;
+		else if (q->reason == BLKLOAD_REASON_RUNTIME)
+			j->reason = q->reason;
+	}
+	if (job->reason)
+		j->reason = job->reason;
+	j->elapsed = last > first ? last - first : 0;
+	j->ramp_done = true;
+}
+
+/* Size and logical block size of the block device open at @fd. */
+static int ioctl_block_size(int fd, uint64_t *size, unsigned int *lbs)
+{
+	int ssz;
+
+	if (ioctl(fd, BLKGETSIZE64, size) || ioctl(fd, BLKSSZGET, &ssz))
+		return -1;
+	*lbs = (unsigned int)ssz;
+	return 0;
+}
+
+static int job_open(struct eng_run *run, struct eng_job *job)
+{
+	const struct workload *w = run->w;
+	int flags = O_DIRECT | (writes(w->rw) ? O_RDWR : O_RDONLY);
+
+	/* Writes claim the device unless forced, as the module's do. */
+	if (writes(w->rw) && !w->force)
+		flags |= O_EXCL;
+	job->fd = open(job->path, flags);
+	if (job->fd < 0) {
+		int err = -errno;
+
+		fprintf(stderr, "blkload: %s: %s%s\n", job->path, strerror(-err),
+			err == -EBUSY ? " (mounted or claimed; --force writes anyway)" : "");
+		return err;
+	}
+	return 0;
+}
+
+int engine_run(const struct engine_ops *ops, const struct workload *w,
+	       volatile sig_atomic_t *interrupted, struct job *jobs, struct cpu_window *cw)
+{
+	struct eng_run run = { .ops = ops, .w = w, .interrupted = interrupted };
+	unsigned int *cpus, ncpus = run_cpus(w, &cpus);
+	int ret = -1;
+
+	if (!ncpus) {
+		fprintf(stderr, "blkload: no CPU to run on\n");
+		free(cpus);
+		return -1;
+	}
+	if (writes(w->rw) && !w->allow_write) {
+		fprintf(stderr, "blkload: the workload writes: --allow-write is required\n");
+		free(cpus);
+		return -1;
+	}
+	run.nr_jobs = ops->images ? w->nr_images : w->nr_devs;
+	if (!run.nr_jobs) {
+		fprintf(stderr, "blkload: --engine %s needs %s\n", ops->name,
+			ops->images ? "--rbdname IMAGE (and --pool)" : "--dev DEVICE");
+		free(cpus);
+		return -1;
+	}
+	run.jobs = xcalloc(run.nr_jobs, sizeof(*run.jobs));
+	for (unsigned int i = 0; i < run.nr_jobs; i++) {
+		run.jobs[i].path = ops->images ? w->images[i] : w->devs[i];
+		run.jobs[i].fd = -1;
+		run.jobs[i].nr_queues = ncpus;
+	}
+	for (unsigned int i = 0; i < run.nr_jobs; i++) {
+		struct eng_job *job = &run.jobs[i];
+		uint64_t size, number_ios;
+
+		if ((ops->job_open ? ops->job_open : job_open)(&run, job))
+			goto out;
+		if (job->fd >= 0 && !job->dev_size) {
+			if (ioctl_block_size(job->fd, &job->dev_size, &job->lbs)) {
+				fprintf(stderr, "blkload: %s: not a block device\n", job->path);
+				goto out;
+			}
+		}
+		if (job_region(w, job, &size, &number_ios))
+			goto out;
+		job->queues = xcalloc(ncpus, sizeof(*job->queues));
+		for (unsigned int c = 0; c < ncpus; c++) {
+			if (queue_init(w, job, &job->queues[c], c, cpus[c], size, number_ios)) {
+				fprintf(stderr, "blkload: %s: out of memory for the IO buffers\n",
+					job->path);
+				goto out;
+			}
+		}
+	}
+	run.nr_threads = ncpus;
+	run.threads = xcalloc(ncpus, sizeof(*run.threads));
+	for (unsigned int c = 0; c < ncpus; c++) {
+		struct eng_thread *t = &run.threads[c];
+
+		t->ops = ops;
+		t->run = &run;
+		t->cpu = cpus[c];
+		t->queues = xcalloc(run.nr_jobs, sizeof(*t->queues));
+		for (unsigned int i = 0; i < run.nr_jobs; i++) {
+			t->queues[t->nr_queues++] = &run.jobs[i].queues[c];
+			run.jobs[i].queues[c].t = t;
+		}
+		t->depth = w->iodepth * run.nr_jobs;
+		t->done = xcalloc(t->depth, sizeof(*t->done));
+	}
+	pthread_barrier_init(&run.start, NULL, ncpus + 1);
+	for (unsigned int c = 0; c < ncpus; c++) {
+		struct eng_thread *t = &run.threads[c];
+		pthread_attr_t attr;
+		cpu_set_t set;
+
+		pthread_attr_init(&attr);
+		CPU_ZERO(&set);
+		CPU_SET(t->cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (pthread_create(&t->tid, &attr, thread_fn, t)) {
+			/* The barrier would never fill: nothing can go on. */
+			fprintf(stderr, "blkload: cannot start a thread on CPU %u\n", t->cpu);
+			abort();
+		}
+		pthread_attr_destroy(&attr);
+	}
+	pthread_barrier_wait(&run.start);
+	run.start_ns = eng_now_ns();
+	pthread_barrier_wait(&run.start);
+	/* Ctrl-C ends every job; the threads see it within 50 ms. */
+	for (bool all = false; !all;) {
+		struct timespec ts = { 0, 20000000 };
+
+		if (eng_now_ns() >= run.start_ns + w->ramp)
+			cpu_window_start(cw);
+		if (*interrupted)
+			for (unsigned int i = 0; i < run.nr_jobs; i++)
+				job_end(&run.jobs[i], BLKLOAD_REASON_STOPPED);
+		nanosleep(&ts, NULL);
+		all = true;
+		for (unsigned int i = 0; i < run.nr_jobs && all; i++)
+			for (unsigned int c = 0; c < ncpus && all; c++)
+				all = __atomic_load_n(&run.jobs[i].queues[c].finished, __ATOMIC_ACQUIRE);
+	}
+	cpu_window_end(cw);
+	for (unsigned int c = 0; c < ncpus; c++)
+		pthread_join(run.threads[c].tid, NULL);
+	pthread_barrier_destroy(&run.start);
+	for (unsigned int i = 0; i < run.nr_jobs; i++)
+		job_fill(&run, i, cpus, ncpus, &jobs[i]);
+	for (unsigned int c = 0; c < ncpus; c++)
+		if (run.threads[c].error)
+			fprintf(stderr, "blkload: %s on CPU %u: %s\n", ops->name, run.threads[c].cpu,
+				strerror(-run.threads[c].error));
+	ret = 0;
+out:
+	for (unsigned int c = 0; run.threads && c < run.nr_threads; c++) {
+		free(run.threads[c].queues);
+		free(run.threads[c].done);
+	}
+	free(run.threads);
+	for (unsigned int i = 0; i < run.nr_jobs; i++) {
+		struct eng_job *job = &run.jobs[i];
+
+		for (unsigned int c = 0; job->queues && c < ncpus; c++) {
+			struct eng_queue *q = &job->queues[c];
+
+			for (unsigned int s = 0; q->slots && s < w->iodepth; s++)
+				free(q->slots[s].buf);
+			free(q->slots);
+			free(q->free);
+			for (int op = 0; op < NR_OPS; op++)
+				free(q->st[op].hist);
+		}
+		free(job->queues);
+		if (ops->job_close)
+			ops->job_close(&run, job);
+		if (job->fd >= 0)
+			close(job->fd);
+	}
+	free(run.jobs);
+	free(cpus);
+	return ret;
+}

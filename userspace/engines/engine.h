@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace engines: the module's workload from userspace, for comparison.
+ *
+ * The shape is the module's: a job per device, a queue per (job, CPU) with
+ * iodepth slots, its own stream of the shared offset generator
+ * (include/blkload/offset.h) and its own statistics in the shared histogram
+ * layout (include/blkload/hist.h); one thread per CPU, pinned, serves the
+ * queues of every job on that CPU. So one seed gives the same IO sequence
+ * through every engine and the kernel path, and histograms merge exactly.
+ * An engine only moves IO: engine.c does the rest, once for all of them.
+ * fio's engines/ are the model of the ops table.
+ */
+#ifndef BLKLOAD_ENGINE_H
+#define BLKLOAD_ENGINE_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <blkload/offset.h>
+
+#include "../cpu.h"
+#include "../job.h"
+#include "../workload.h"
+
+struct eng_thread;
+struct eng_queue;
+
+/* One IO slot: a buffer and the IO it carries. */
+struct eng_slot {
+	void *buf;
+	struct eng_queue *q;
+	uint64_t off;
+	uint64_t submit_ns;
+	int64_t res;		/* bytes done, or a negative errno */
+	unsigned int index;	/* the buffer's index within its thread */
+	bool read;
+	bool counted;		/* issued after the ramp */
+	struct eng_slot *next;	/* on an engine's list of completions */
+};
+
+/* One job's share of one CPU. */
+struct eng_queue {
+	struct eng_job *job;
+	struct eng_thread *t;
+	unsigned int cpu, index;
+	struct bl_gen gen;
+	struct eng_slot *slots;
+	struct eng_slot **free;
+	unsigned int nr_free, inflight;
+	uint64_t limit, issued;
+	uint64_t ramp_end, end, count_start_ns, end_ns, progress_ns, last_done_ns, stall_max;
+	uint64_t ios_done;	/* completions, to split the thread's CPU time */
+	uint32_t reason;
+	bool ramp_done, stopping, finished;
+	struct op_stats st[NR_OPS];
+	int file;		/* the engine's handle of the job's target on this thread */
+};
+
+/* One target, as the module's job. */
+struct eng_job {
+	const char *path;
+	int fd;			/* O_DIRECT; -1 for engines without a device */
+	uint64_t dev_size;
+	unsigned int lbs;
+	unsigned int nr_queues;
+	struct eng_queue *queues;
+	uint32_t reason;	/* first reason to end the job */
+	int error;		/* first IO error, negative errno */
+	bool stop;
+	void *priv;		/* the engine's per-job state (an rbd image) */
+};
+
+/* One pinned thread per CPU, serving that CPU's queues of every job. */
+struct eng_thread {
+	const struct engine_ops *ops;
+	struct eng_run *run;
+	unsigned int cpu;
+	pthread_t tid;
+	struct eng_queue **queues;
+	unsigned int nr_queues;
+	unsigned int depth;	/* slots over all its queues */
+	struct eng_slot **done;	/* completions of one reap */
+	uint64_t cpu_ns;	/* its CPU time after the ramp */
+	int error;		/* set-up failure, negative errno */
+	void *priv;		/* the engine's per-thread state (a ring) */
+};
+
+struct engine_ops {
+	const char *name;
+	const char *help;
+	bool images;		/* targets are --rbdname images, not --dev devices */
+	/* Per run, before threads: open each job's target (fd, dev_size, lbs). */
+	int (*job_open)(struct eng_run *run, struct eng_job *job);
+	void (*job_close)(struct eng_run *run, struct eng_job *job);
+	/* Per thread, on its CPU, after the slots exist (t->queues[]->slots). */
+	int (*thread_init)(struct eng_thread *t);
+	void (*thread_exit)(struct eng_thread *t);
+	/* Submits @n prepared slots (off, read, buf set); returns how many went. */
+	int (*submit)(struct eng_thread *t, struct eng_slot **slots, unsigned int n);
+	/*
+	 * Puts up to @max completed slots (res set) into @done; waits for at
+	 * least one up to @timeout_ns when @wait. Returns the count or a
+	 * negative errno.
+	 */
+	int (*reap)(struct eng_thread *t, struct eng_slot **done, unsigned int max, bool wait,
+		    uint64_t timeout_ns);
+};
+
+struct eng_run {
+	const struct engine_ops *ops;
+	const struct workload *w;
+	struct eng_job *jobs;
+	unsigned int nr_jobs;
+	struct eng_thread *threads;
+	unsigned int nr_threads;
+	pthread_barrier_t start;
+	uint64_t start_ns;
+	volatile sig_atomic_t *interrupted;	/* the CLI's Ctrl-C count */
+	void *priv;		/* the engine's per-run state (a cluster connection) */
+};
+
+const struct engine_ops *engine_find(const char *name);
+void engine_list(FILE *f);
+
+/*
+ * Runs @w through @ops on every device of the workload; fills @jobs (one
+ * per device, as job-get would) for the report, and @cw with the client CPU
+ * from the ramp's end to the last completion. Returns 0, or -1 after saying
+ * why.
+ */
+int engine_run(const struct engine_ops *ops, const struct workload *w,
+	       volatile sig_atomic_t *interrupted, struct job *jobs, struct cpu_window *cw);
+
+uint64_t eng_now_ns(void);
+
+extern const struct engine_ops eng_io_uring, eng_libaio, eng_librbd;
+
+#endif

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload options of run and start, with fio's names, and their
+ * parsing: one place for every engine.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "util.h"
+#include "workload.h"
+
+const double default_percentiles[] = {
+	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
+};
+
+
+
+static const struct option workload_opts[] = {
+	{ "dev", required_argument, NULL, OPT_DEV },
+	{ "filename", required_argument, NULL, OPT_DEV },
+	{ "rw", required_argument, NULL, OPT_RW },
+	{ "readwrite", required_argument, NULL, OPT_RW },
+	{ "rwmixread", required_argument, NULL, OPT_RWMIXREAD },
+	{ "rwmixwrite", required_argument, NULL, OPT_RWMIXWRITE },
+	{ "bs", required_argument, NULL, OPT_BS },
+	{ "blocksize", required_argument, NULL, OPT_BS },
+	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "cpus_allowed", required_argument, NULL, OPT_CPUS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "ramp_time", required_argument, NULL, OPT_RAMP },
+	{ "ramp-time", required_argument, NULL, OPT_RAMP },
+	{ "number_ios", required_argument, NULL, OPT_NUMBER_IOS },
+	{ "number-ios", required_argument, NULL, OPT_NUMBER_IOS },
+	{ "io_size", required_argument, NULL, OPT_IO_SIZE },
+	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
+	{ "io_limit", required_argument, NULL, OPT_IO_SIZE },
+	{ "randseed", required_argument, NULL, OPT_RANDSEED },
+	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "allow_write", no_argument, NULL, OPT_ALLOW_WRITE },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "iodepth_batch_submit", required_argument, NULL, OPT_BATCH },
+	{ "iodepth_batch", required_argument, NULL, OPT_BATCH },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "gtod_reduce", no_argument, NULL, OPT_NO_LAT },
+	{ "no-lat", no_argument, NULL, OPT_NO_LAT },
+	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+	{ "time_based", no_argument, NULL, OPT_TIME_BASED },
+	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
+	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "pool", required_argument, NULL, OPT_POOL },
+	{ "cpu-exclude", required_argument, NULL, OPT_CPU_EXCLUDE },
+	{ "cpu_exclude", required_argument, NULL, OPT_CPU_EXCLUDE },
+	{ "rbdname", required_argument, NULL, OPT_RBDNAME },
+	{ "clientname", required_argument, NULL, OPT_CLIENTNAME },
+	{ "rbd_connection", required_argument, NULL, OPT_RBD_CONN },
+	{ "rbd-connection", required_argument, NULL, OPT_RBD_CONN },
+	{ "ioengine", required_argument, NULL, OPT_ENGINE },
+	{ "continue_on_error", required_argument, NULL, OPT_COE },
+	{ "continue-on-error", required_argument, NULL, OPT_COE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void workload_usage(FILE *f, const char *cmd)
+{
+	fprintf(f,
+		"usage: blkload [-j] %s --dev DEVICE [--dev DEVICE ...] [OPTIONS]\n"
+		"\n"
+		"Workload (fio's names; sizes take k/m/g suffixes, times s/ms/us/m/h):\n"
+		"  --dev, --filename DEV       target block device (repeat for more jobs)\n"
+		"  --rw PATTERN                read write randread randwrite rw randrw (read)\n"
+		"  --rwmixread PCT             reads in rw/randrw (50); --rwmixwrite PCT\n"
+		"  --bs SIZE                   block size, multiple of the logical block (4k)\n"
+		"  --iodepth N                 IOs in flight per CPU queue (1)\n"
+		"  --cpus LIST                 CPUs for queues, e.g. 0-3,8 (first online CPU)\n"
+		"  --offset SIZE, --size SIZE  the region (whole device)\n"
+		"  --runtime TIME              time based: run this long after the ramp\n"
+		"  --ramp_time TIME            run this long before statistics start\n"
+		"  --number_ios N              stop after N IOs per job\n"
+		"  --io_size SIZE              stop after SIZE bytes per job\n"
+		"      (no runtime or limit: one pass over the region, like fio)\n"
+		"  --randseed N                seed of the offset sequence (0)\n"
+		"  --allow-write               required for workloads that write\n"
+		"  --force                     write even to a mounted or claimed device\n"
+		"  --iodepth_batch_submit N    bios per plug (1: each bio on its own)\n"
+		"  --engine, --ioengine NAME   kernel (the module, default), io_uring, libaio,\n"
+		"                              librbd (also 'rbd')\n"
+		"  --pool P, --rbdname IMG     librbd: image IMG (repeat for more jobs) in pool P\n"
+		"  --clientname NAME           librbd: Ceph client name (admin)\n"
+		"  --rbd_connection run|job    librbd: one cluster connection per run (default) or job\n"
+		"  --cpu-exclude NAMES         processes left out of the client CPU (auto: the Ceph\n"
+		"                              daemons; none; or comm names, comma-separated)\n"
+		"  --continue_on_error WHAT    none read write io all: count these IO\n"
+		"                              errors and go on (none: the first ends the job)\n"
+		"  --gtod_reduce               no per-IO timestamps or histogram\n"
+		"  --percentile_list P:P:...   percentiles to report (fio's default list)\n"
+		"  --per-cpu                   per-CPU queue breakdown in the report\n"
+		"  --drain-timeout MS          how long a stop waits for in-flight IO (5000);\n"
+		"                              Ctrl-C stops, a second Ctrl-C detaches\n",
+		cmd);
+}
+
+static int bad_value(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, "blkload: --%s '%s': %s\n", opt, val, what);
+	return -1;
+}
+
+int parse_percentiles(const char *s, struct report_opts *ro)
+{
+	char *copy = xstrdup(s), *save = NULL, *tok;
+	int ret = 0;
+
+	free(ro->percentiles);
+	ro->percentiles = NULL;
+	ro->nr_percentiles = 0;
+	for (tok = strtok_r(copy, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
+		char *end;
+		double p = strtod(tok, &end);
+
+		if (*end || !(p > 0 && p <= 100)) {
+			ret = bad_value("percentile_list", s, "percentiles are in (0, 100]");
+			break;
+		}
+		ro->percentiles = xrealloc(ro->percentiles,
+					   (ro->nr_percentiles + 1) * sizeof(double));
+		ro->percentiles[ro->nr_percentiles++] = p;
+	}
+	free(copy);
+	return ret;
+}
+
+/* fio's continue_on_error values that have a meaning here. */
+static int coe_parse(const char *s, uint32_t *coe)
+{
+	static const struct { const char *name; uint32_t bits; } v[] = {
+		{ "none", 0 }, { "0", 0 },
+		{ "read", BLKLOAD_COE_READ }, { "write", BLKLOAD_COE_WRITE },
+		{ "io", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
+		{ "all", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
+		{ "1", BLKLOAD_COE_READ | BLKLOAD_COE_WRITE },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		if (!strcmp(s, v[i].name)) {
+			*coe = v[i].bits;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void workload_free(struct workload *w)
+{
+	free(w->devs);
+	free(w->images);
+	cpuset_free(&w->cpus);
+	free(w->ro.percentiles);
+}
+
+/* Parses the workload options; returns 0, 1 after --help, or -1. */
+int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
+{
+	uint32_t u32;
+	int c;
+
+	memset(w, 0, sizeof(*w));
+	w->rwmixread = 50;
+	w->bs = 4096;
+	w->iodepth = 1;
+	w->drain_ms = 5000;
+	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
+	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
+	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", workload_opts, NULL)) != -1) {
+		int ret = 0;
+
+		switch (c) {
+		case OPT_DEV:
+			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
+			w->devs[w->nr_devs++] = optarg;
+			break;
+		case OPT_RW:
+			if (rw_parse(optarg, &w->rw))
+				ret = bad_value("rw", optarg,
+						"one of read write randread randwrite rw randrw");
+			w->have_rw = true;
+			break;
+		case OPT_RWMIXREAD:
+			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
+			      bad_value("rwmixread", optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_RWMIXWRITE:
+			ret = parse_u32_range(optarg, 0, 100, &u32) ?
+			      bad_value("rwmixwrite", optarg, "a percentage 0-100") : 0;
+			w->rwmixread = 100 - u32;
+			break;
+		case OPT_BS: {
+			uint64_t v;
+
+			/* Only the syntax here: the module says what it accepts. */
+			if (parse_size(optarg, &v) || v > UINT32_MAX)
+				ret = bad_value("bs", optarg, "a size such as 4k");
+			w->bs = (uint32_t)v;
+			break;
+		}
+		case OPT_IODEPTH:
+			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->iodepth) ?
+			      bad_value("iodepth", optarg, "a number") : 0;
+			break;
+		case OPT_BATCH:
+			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->batch) ?
+			      bad_value("iodepth_batch_submit", optarg, "a number") : 0;
+			w->have_batch = true;
+			break;
+		case OPT_CPUS:
+			ret = parse_cpulist(optarg, &w->cpus) ?
+			      bad_value("cpus", optarg, "a CPU list such as 0-3,8") : 0;
+			w->have_cpus = true;
+			break;
+		case OPT_OFFSET:
+			ret = parse_size(optarg, &w->offset) ? bad_value("offset", optarg, "a size") : 0;
+			break;
+		case OPT_SIZE:
+			ret = parse_size(optarg, &w->size) ? bad_value("size", optarg, "a size") : 0;
+			break;
+		case OPT_IO_SIZE:
+			ret = parse_size(optarg, &w->io_size) ?
+			      bad_value("io_size", optarg, "a size") : 0;
+			break;
+		case OPT_RUNTIME:
+			ret = parse_time_ns(optarg, &w->runtime) ?
+			      bad_value("runtime", optarg, "a time such as 10s") : 0;
+			break;
+		case OPT_RAMP:
+			ret = parse_time_ns(optarg, &w->ramp) ?
+			      bad_value("ramp_time", optarg, "a time such as 2s") : 0;
+			break;
+		case OPT_NUMBER_IOS:
+			ret = parse_u64(optarg, &w->number_ios) ?
+			      bad_value("number_ios", optarg, "a number") : 0;
+			break;
+		case OPT_RANDSEED:
+			ret = parse_u64(optarg, &w->randseed) ?
+			      bad_value("randseed", optarg, "a number") : 0;
+			break;
+		case OPT_DRAIN:
+			ret = parse_u32_range(optarg, 0, 3600000, &w->drain_ms) ?
+			      bad_value("drain-timeout", optarg, "milliseconds") : 0;
+			break;
+		case OPT_ALLOW_WRITE:
+			w->allow_write = true;
+			break;
+		case OPT_FORCE:
+			w->force = true;
+			break;
+		case OPT_NO_LAT:
+			w->no_lat = true;
+			break;
+		case OPT_PERCENTILES:
+			ret = parse_percentiles(optarg, &w->ro);
+			break;
+		case OPT_TIME_BASED:
+			break;	/* a runtime is always time based here */
+		case OPT_PER_CPU:
+			w->ro.queues = true;
+			break;
+		case OPT_ENGINE:
+			/* "kernel" is the module; the CLI checks the others. */
+			w->engine = strcmp(optarg, "kernel") ? optarg : NULL;
+			break;
+		case OPT_POOL:
+			w->pool = optarg;
+			break;
+		case OPT_CPU_EXCLUDE:
+			w->cpu_exclude = optarg;
+			break;
+		case OPT_RBDNAME:
+			w->images = xrealloc(w->images, (w->nr_images + 1) * sizeof(*w->images));
+			w->images[w->nr_images++] = optarg;
+			break;
+		case OPT_CLIENTNAME:
+			w->clientname = optarg;
+			break;
+		case OPT_RBD_CONN:
+			if (strcmp(optarg, "run") && strcmp(optarg, "job"))
+				ret = bad_value("rbd_connection", optarg, "run or job");
+			w->rbd_conn_per_job = !strcmp(optarg, "job");
+			break;
+		case OPT_COE:
+			ret = coe_parse(optarg, &w->coe) ?
+			      bad_value("continue_on_error", optarg,
+					"one of none read write io all (verify: no verify yet)") : 0;
+			break;
+		case OPT_HELP:
+			workload_usage(stdout, cmd);
+			return 1;
+		default:
+			workload_usage(stderr, cmd);
+			return -1;
+		}
+		if (ret)
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
+			cmd, argv[optind]);
+		return -1;
+	}
+	if (w->nr_images && (!w->engine || (strcmp(w->engine, "librbd") && strcmp(w->engine, "rbd")))) {
+		fprintf(stderr, "blkload: %s: --rbdname takes --engine librbd\n", cmd);
+		return -1;
+	}
+	if (!w->nr_devs && !w->nr_images) {
+		fprintf(stderr, "blkload: %s: --dev DEVICE is required\n", cmd);
+		return -1;
+	}
+	return 0;
+}

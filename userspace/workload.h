@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workload of "run" and "start": what every engine runs.
+ */
+#ifndef BLKLOAD_WORKLOAD_H
+#define BLKLOAD_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "job.h"
+#include "parse.h"
+
+extern const double default_percentiles[17];
+
+/* getopt values of the options, shared by the commands that take them. */
+enum {
+	OPT_DEV = 256, OPT_RW, OPT_RWMIXREAD, OPT_RWMIXWRITE, OPT_BS, OPT_IODEPTH, OPT_CPUS,
+	OPT_OFFSET, OPT_SIZE, OPT_RUNTIME, OPT_RAMP, OPT_NUMBER_IOS, OPT_IO_SIZE, OPT_RANDSEED,
+	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
+	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_ENGINE, OPT_POOL, OPT_RBDNAME, OPT_CLIENTNAME,
+	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_HELP,
+};
+
+struct workload {
+	char **devs;
+	unsigned int nr_devs;
+	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms, coe;
+	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
+	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
+	struct cpuset cpus;
+	struct report_opts ro;
+	bool bins;
+	const char *engine;	/* NULL: the kernel module */
+	/* librbd: images in a pool, through a client name */
+	char **images;
+	unsigned int nr_images;
+	const char *pool, *clientname;
+	bool rbd_conn_per_job;
+	const char *cpu_exclude;	/* processes left out of the client CPU */
+};
+
+/* Parses the workload options; returns 0, 1 after --help, or -1. */
+int workload_parse(struct workload *w, int argc, char **argv, const char *cmd);
+void workload_free(struct workload *w);
+void workload_usage(FILE *f, const char *cmd);
+int parse_percentiles(const char *s, struct report_opts *ro);
+
+#endif
