@@ -255,7 +255,7 @@ void bl_queue_release(struct bl_queue *q);
 void bl_queue_free(struct bl_queue *q);
 u64 bl_queue_mem(const struct bl_params *p);
 void bl_queue_start(struct bl_queue *q);
-bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline);
+bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, u64 *clk);
 bool bl_queue_pending(struct bl_queue *q);
 void bl_queue_add_cpu(struct bl_queue *q, u64 ns);
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,

@@ -469,16 +469,18 @@ void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
 /*
  * One pass of the worker over queue @q at time @now: reap, move through the
  * ramp and the end conditions, submit. Returns true when it did anything
- * (the worker then passes again before sleeping). The turn's length
- * (local_clock()) goes into q->turns, the worker's key to split its CPU time.
+ * (the worker then passes again before sleeping). The turn's length goes
+ * into q->turns, the worker's key to split its CPU time: it runs from
+ * *@clk (local_clock(), the end of the previous turn) to the clock read
+ * here, which becomes the next turn's start.
  * When the queue has finished (nothing in flight after it stopped or
  * reached its limit), it leaves the worker's list and may be freed as soon
  * as this returns. The next time the queue needs a pass without a
  * completion or a kick goes into *@deadline (when earlier).
  */
-bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
+bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, u64 *clk)
 {
-	u64 t0 = local_clock();
+	u64 t0 = *clk;
 	struct bl_job *job = q->job;
 	bool busy = false, limit;
 
@@ -515,7 +517,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
 			q->reason = BLKLOAD_REASON_LIMIT;
 		list_del_init(&q->node);
 		q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
-		q->turns += local_clock() - t0;
+		*clk = local_clock();
+		q->turns += *clk - t0;
 		/* The worker's CPU time not yet split goes with the queue's turns. */
 		bl_worker_account(q->worker, q);
 		/* end_ns and the statistics before finished, for job-get readers. */
@@ -529,7 +532,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline)
 		if (next && next < *deadline)
 			*deadline = next;
 	}
-	q->turns += local_clock() - t0;
+	*clk = local_clock();
+	q->turns += *clk - t0;
 	return busy;
 }
 

@@ -29,6 +29,7 @@
 #include <linux/kthread.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -84,6 +85,7 @@ static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 {
 	bool offline = READ_ONCE(w->offline), busy = false;
 	struct bl_queue *q, *tmp;
+	u64 clk;
 
 	if (current->se.sum_exec_runtime != w->runtime_seen)
 		bl_worker_account(w, NULL);
@@ -100,8 +102,9 @@ static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 	}
 	*deadline = U64_MAX;
 	*now = ktime_get_ns();
+	clk = local_clock();
 	list_for_each_entry_safe(q, tmp, &w->queues, node)
-		busy |= bl_queue_service(q, *now, offline, deadline);
+		busy |= bl_queue_service(q, *now, offline, deadline, &clk);
 	return busy;
 }
 
