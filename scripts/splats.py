@@ -5,7 +5,7 @@
 Prints, one per line, every console line that shows a problem (BUG,
 WARNING, Oops, KASAN, UBSAN, lockdep, RCU, hung task, soft lockup, panic),
 except those of a report that matches an entry of KNOWN_FILE (all of its
-fragments, and no blkload frame). Each ignored report is named on stderr.
+fragments, and no blkload frame, lock site or thread in it). Each ignored report is named on stderr.
 Exit status 0; no output means a clean log.
 """
 
@@ -18,6 +18,10 @@ PROBLEM = re.compile(r'BUG:|WARNING:|Oops|general protection|UBSAN:|possible cir
                      r'soft lockup|kernel BUG')
 END = re.compile(r'</TASK>|---\[ end trace|^\S*\s*$')
 CMDLINE = re.compile(r'(Kernel )?[Cc]ommand line:')
+# blkload in a report: a frame or lock site of the module, or a blkload
+# thread as the reporting task or a lock holder. Not a message another CPU
+# printed in between ("blkload/0: attempt to access beyond end of device").
+BLKLOAD = re.compile(r'\[blkload\]|Comm: blkload|held by blkload|by task blkload')
 
 
 def known_entries(path):
@@ -45,7 +49,7 @@ def main():
             j += 1
         block = '\n'.join(lines[i:j + 1])
         name = None
-        if 'blkload' not in block and '[blkload]' not in block:
+        if not BLKLOAD.search(block):
             for n, frags in known:
                 if all(f in block for f in frags):
                     name = n

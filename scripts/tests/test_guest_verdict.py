@@ -170,6 +170,21 @@ class Splats(unittest.TestCase):
                                                'bl_worker_fn+0x1/0x2 [blkload]\n[ 1.0]  </TASK>'))
         self.assertIn('possible circular locking', out)
 
+    def test_known_report_with_a_blkload_thread_is_reported(self):
+        out, _ = self.splats(RBD_SPLAT.replace('unmapper/5946 is trying',
+                                               'blkload/0/77 is trying').replace(
+            '[ 1.0]  <TASK>', '[ 1.0] 1 lock held by blkload/0/77:\n[ 1.0]  <TASK>'))
+        self.assertIn('possible circular locking', out)
+
+    def test_known_report_interleaved_with_our_messages_is_ignored(self):
+        # Seen on 6.12: the worker's bio_check_eod messages about the device
+        # being removed land in the middle of rbd's own report.
+        out, err = self.splats(RBD_SPLAT.replace(
+            '[ 1.0] unmapper/5946', '[ 1.0] blkload/0: attempt to access beyond end of device\n'
+            '[ 1.0] rbd3: rw=34817, sector=106192, nr_sectors = 8 limit=0\n[ 1.0] unmapper/5946'))
+        self.assertEqual('', out)
+        self.assertIn('rbd-force-unmap-lockdep', err)
+
     def test_known_report_beside_ours_still_fails(self):
         out, _ = self.splats(RBD_SPLAT + OURS)
         self.assertIn('bl_job_start', out)
