@@ -74,7 +74,7 @@ int cmd_info(struct ctx *ctx, int argc, char **argv)
 	struct nl_msg *msg;
 	int c, ret;
 
-	optind = 1;
+	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':

@@ -595,7 +595,7 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 	w.ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
 	w.ro.percentiles = xcalloc(w.ro.nr_percentiles, sizeof(double));
 	memcpy(w.ro.percentiles, default_percentiles, sizeof(default_percentiles));
-	optind = 1;
+	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PERCENTILES:
@@ -851,7 +851,7 @@ int cmd_monitor(struct ctx *ctx, int argc, char **argv)
 	struct bl_nl nl;
 	int c, grp, ret;
 
-	optind = 1;
+	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

@@ -181,7 +181,7 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
 	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
 	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
 
-	optind = 1;
+	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((c = getopt_long(argc, argv, "", workload_opts, NULL)) != -1) {
 		int ret = 0;
 
