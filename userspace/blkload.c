@@ -24,6 +24,9 @@ static const struct cmd cmds[] = {
 	{ "stats", "ID [ID ...]", "report jobs' statistics so far", cmd_stats },
 	{ "list", "", "list every job", cmd_list },
 	{ "monitor", "[--count N]", "print job-done events as they happen", cmd_monitor },
+	{ "compare", "TARGET... [OPTIONS]", "client paths side by side, repeated, with intervals",
+	  cmd_compare },
+	{ "diff", "A.json B.json", "two compare results: change, interval, verdict", cmd_diff },
 	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help },
 };
 

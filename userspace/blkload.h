@@ -34,4 +34,8 @@ int cmd_stats(struct ctx *ctx, int argc, char **argv);
 int cmd_list(struct ctx *ctx, int argc, char **argv);
 int cmd_monitor(struct ctx *ctx, int argc, char **argv);
 
+/* cmd_compare.c, cmd_diff.c */
+int cmd_compare(struct ctx *ctx, int argc, char **argv);
+int cmd_diff(struct ctx *ctx, int argc, char **argv);
+
 #endif
