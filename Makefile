@@ -29,7 +29,7 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 export KDIR KVER BUILD
 
 .PHONY: all module userspace clean install deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench check-debug
+	checkpatch sparse unit selftests vm kcompat bench check-debug demo
 
 all: module userspace
 
@@ -87,6 +87,10 @@ vm: all
 # blkload against fio on null_blk in one guest run; ratios, not a test.
 bench: all
 	scripts/vm -t 1800 -- scripts/bench.sh
+
+# krbd against librbd in the test guest, from a fresh machine (about 10 min).
+demo:
+	@scripts/demo.sh
 
 check:
 	@scripts/check.sh
