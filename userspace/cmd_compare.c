@@ -209,7 +209,7 @@ struct compare {
 	struct strv rws, bss, depths, paths;
 	uint64_t runtime, ramp, offset, size, randseed, order_seed;
 	uint32_t rwmixread;
-	bool have_order_seed, have_size, have_offset, have_rwmixread, allow_write;
+	bool have_order_seed, have_size, have_offset, have_rwmixread, have_paths, empty_list, allow_write;
 	const char *cpus, *cpu_exclude, *clientname, *map_options, *out_dir, *baseline;
 	const char *images;
 	uint32_t count;
@@ -982,18 +982,25 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		case C_PATHS:
 			strv_free(&c.paths);
 			strv_split(&c.paths, optarg);
+			c.have_paths = true;
 			break;
 		case C_RW:
 			strv_free(&c.rws);
 			strv_split(&c.rws, optarg);
+			if (!*optarg)
+				c.empty_list = true;
 			break;
 		case C_BS:
 			strv_free(&c.bss);
 			strv_split(&c.bss, optarg);
+			if (!*optarg)
+				c.empty_list = true;
 			break;
 		case C_IODEPTH:
 			strv_free(&c.depths);
 			strv_split(&c.depths, optarg);
+			if (!*optarg)
+				c.empty_list = true;
 			break;
 		case C_RUNTIME:
 		case C_RAMP:
@@ -1078,6 +1085,10 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
+	if (c.empty_list) {
+		fprintf(stderr, "blkload: compare: --rw, --bs and --iodepth take a list, not nothing\n");
+		goto out;
+	}
 	if (!c.rws.n)
 		strv_split(&c.rws, "randread,randwrite");
 	if (!c.bss.n)
@@ -1106,7 +1117,7 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 	if (parse_list_u64(&c.bss, "bs", true, 512, 64ULL << 20) ||
 	    parse_list_u64(&c.depths, "iodepth", false, 1, 65536) ||
 	    check_list(&c.rws, "rw", false) || check_list(&c.bss, "bs", true) ||
-	    check_list(&c.depths, "iodepth", false) || (c.paths.n && check_list(&c.paths, "paths", false)))
+	    check_list(&c.depths, "iodepth", false) || (c.have_paths && check_list(&c.paths, "paths", false)))
 		goto out;
 	if (!!c.images != !!c.count) {
 		fprintf(stderr, "blkload: compare: --images and --count go together\n");
