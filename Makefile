@@ -88,7 +88,7 @@ vm: all
 bench: all
 	scripts/vm -t 1800 -- scripts/bench.sh
 
-# krbd against librbd in the test guest, from a fresh machine (about 10 min).
+# krbd against librbd in the test guest, from a fresh machine (about 5 min).
 demo:
 	@scripts/demo.sh
 

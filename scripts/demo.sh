@@ -7,7 +7,7 @@
 # the one-node Ceph cluster in it, and runs "blkload compare" over all four
 # client paths -- kernel (the module on /dev/rbdX), io_uring and libaio on
 # /dev/rbdX, librbd -- on a reduced matrix with three interleaved rounds
-# (about 10 minutes). Prints the table; the reports and charts stay in the
+# (about 5 minutes). Prints the table; the reports and charts stay in the
 # folder it names (DEMO_OUT, default build/demo/DATE-TIME).
 #
 # DEMO_RUNTIME (s per run, 4), DEMO_REPEAT (3), DEMO_IODEPTH (1,32) shrink or
