@@ -14,9 +14,15 @@ echo "demo: starting a one-node Ceph cluster (mon + memstore OSD)"
 "$top/scripts/ceph-mini" start -n 0 -s 256M >/dev/null
 export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
 for i in 0 1; do rbd create "rbd/demo$i" --size 128M; done
-insmod "$top/module/blkload.ko"
+# Installed (the test lanes) or from this tree (make demo); unloaded after
+# only when loaded here.
+loaded=0
+if [[ ! -d /sys/module/blkload ]]; then
+	modprobe blkload 2>/dev/null || insmod "$top/module/blkload.ko"
+	loaded=1
+fi
 echo "demo: blkload compare over rbd/demo0 and rbd/demo1 (prefilled first)"
 blkload compare --images rbd/demo --count 2 --rw randread,randwrite --bs 4k \
 	--iodepth "${DEMO_IODEPTH:-1,32}" --repeat "${DEMO_REPEAT:-3}" \
 	--runtime "${DEMO_RUNTIME:-4}" --ramp_time 1 --allow-write --output "$out"
-rmmod blkload
+if ((loaded)); then rmmod blkload; fi

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of "make demo" (scripts/demo-guest.sh), shrunk: its own
+# one-node Ceph, two images, blkload compare over all four paths, the table
+# printed and the reports and charts left in the folder; nothing left after.
+. "$(dirname "$0")/lib.sh"
+
+bl_require_root
+bl_require_cmd ceph-mon ceph-osd rbd gnuplot blkload python3
+
+ktap_print_header
+ktap_set_plan 3
+bl_mark start
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bl_load
+
+demo() {
+	DEMO_OUT=$tmp/r DEMO_RUNTIME=1 DEMO_REPEAT=2 DEMO_IODEPTH=1 \
+		"$BLKLOAD_TOP/scripts/demo-guest.sh" >"$tmp/out" 2>"$tmp/err" ||
+		{ tail -20 "$tmp/err" | sed 's/^/# /'; return 1; }
+	grep "^| randread" "$tmp/out" | sed 's/^/# /'
+	python3 - "$tmp" <<'PY'
+import json, os, sys
+t = sys.argv[1]
+out = open(os.path.join(t, 'out')).read()
+rows = [l for l in out.splitlines() if l.startswith('| rand')]
+paths = {l.split('|')[4].strip() for l in rows}
+r = json.load(open(os.path.join(t, 'r', 'results.json')))
+svgs = [f for f in os.listdir(os.path.join(t, 'r')) if f.endswith('.svg')]
+ok = len(rows) == 8 and paths == {'kernel', 'io_uring', 'libaio', 'librbd'} and \
+    'vs librbd' in out and 'Average of averages' in out and \
+    r['baseline'] == 'librbd' and r['targets'] == ['rbd/demo0', 'rbd/demo1'] and \
+    not r['incomplete'] and len(svgs) == 6
+sys.exit(not ok)
+PY
+}
+bl_check "demo: Ceph up, four paths compared, the table printed, reports and charts kept" demo
+bl_check "the Ceph daemons are gone" bash -c '! pgrep -x "ceph-(mon|osd)" >/dev/null'
+bl_check "nothing of blkload left" bl_clean
+bl_unload
+bl_mark end
+ktap_finished
