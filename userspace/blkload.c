@@ -39,6 +39,7 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -j, --json                    JSON output (same as --output-format=json)\n"
+		"                                (global options go before or after the command)\n"
 		"  -p, --pretty                  indent JSON output\n"
 		"      --output-format=FORMAT    normal, json, or json+ (with histogram bins)\n"
 		"  -V, --version                 print the CLI version and exit\n"
@@ -82,12 +83,69 @@ static int cmd_help(struct ctx *ctx, int argc, char **argv)
 	return c->fn(ctx, 2, sub);
 }
 
+static int set_format(struct ctx *ctx, const char *f)
+{
+	if (!strcmp(f, "json")) {
+		ctx->json = true;
+	} else if (!strcmp(f, "json+")) {
+		ctx->json = true;
+		ctx->json_plus = true;
+	} else if (!strcmp(f, "normal")) {
+		ctx->json = false;
+	} else {
+		fprintf(stderr, "blkload: unknown output format '%s' (normal, json, json+)\n", f);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Global options after the command (blkload run ... --output-format=json),
+ * as fio users write them: taken out of the command's arguments (up to a
+ * "--"). @argv is the command's; *@total the whole argc, shrunk to match.
+ */
+static int take_globals(struct ctx *ctx, int argc, char **argv, int *total)
+{
+	int out = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			ctx->json = true;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			ctx->pretty = true;
+		} else if (!strncmp(a, "--output-format=", 16) || !strncmp(a, "--output_format=", 16)) {
+			if (set_format(ctx, a + 16))
+				return -1;
+		} else if (!strcmp(a, "--output-format") || !strcmp(a, "--output_format")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "blkload: %s needs a format (normal, json, json+)\n", a);
+				return -1;
+			}
+			if (set_format(ctx, argv[++i]))
+				return -1;
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	*total -= argc - out;
+	argv[out] = NULL;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "output-format", required_argument, NULL, 'O' },
+		{ "output_format", required_argument, NULL, 'O' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -106,18 +164,8 @@ int main(int argc, char **argv)
 			ctx.pretty = true;
 			break;
 		case 'O':
-			if (!strcmp(optarg, "json")) {
-				ctx.json = true;
-			} else if (!strcmp(optarg, "json+")) {
-				ctx.json = true;
-				ctx.json_plus = true;
-			} else if (!strcmp(optarg, "normal")) {
-				ctx.json = false;
-			} else {
-				fprintf(stderr, "blkload: unknown output format '%s' (normal, json, json+)\n",
-					optarg);
+			if (set_format(&ctx, optarg))
 				return 2;
-			}
 			break;
 		case 'V':
 			printf("blkload %s (netlink ABI %d)\n", BLKLOAD_CLI_VERSION,
@@ -136,6 +184,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	c = find_cmd(argv[optind]);
+	if (c && take_globals(&ctx, argc - optind, argv + optind, &argc))
+		return 2;
 	if (!c) {
 		fprintf(stderr, "blkload: unknown command '%s'; try 'blkload --help'\n",
 			argv[optind]);

@@ -973,11 +973,13 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 	};
 	struct compare c = { .runtime = 30000000000ULL, .ramp = 5000000000ULL };
 	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
+	struct option *both;
 	uint32_t repeat = 3;
 	int opt, rc = 2;
 
+	both = opts_both_spellings(opts);
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", both, NULL)) != -1) {
 		switch (opt) {
 		case C_PATHS:
 			strv_free(&c.paths);
@@ -1077,6 +1079,7 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 			c.have_rwmixread = true;
 			break;
 		case C_HELP:
+		case 'h':
 			usage(stdout);
 			rc = 0;
 			goto out;
@@ -1089,6 +1092,8 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "blkload: compare: --rw, --bs and --iodepth take a list, not nothing\n");
 		goto out;
 	}
+	opts_free(both, opts);
+	both = NULL;
 	if (!c.rws.n)
 		strv_split(&c.rws, "randread,randwrite");
 	if (!c.bss.n)
@@ -1200,6 +1205,7 @@ unmap:
 	unmap_all(&c);
 	rc = 1;
 out:
+	opts_free(both, opts);
 	for (unsigned int i = 0; c.t && i < c.r.ntargets; i++) {
 		free(c.t[i].name);
 		free(c.t[i].pool);

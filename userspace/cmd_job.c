@@ -353,7 +353,7 @@ static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_begin_array(o, "jobs", NULL);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		report_job(o, NULL, &jobs[i], jobs[i].path, &ro);
+		report_job(o, NULL, &jobs[i], w->name ? w->name : jobs[i].path, &ro);
 		job_sum(&sum, &jobs[i]);
 		sum.no_lat = jobs[i].no_lat;
 	}
@@ -440,6 +440,12 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (ctx->json_plus)
 		w.bins = true;
 	w.detached = detached;
+	/* fio's --output: the report (not the progress line) goes to a file. */
+	if (w.output && !freopen(w.output, "w", stdout)) {
+		fprintf(stderr, "blkload: --output '%s': %s\n", w.output, strerror(errno));
+		workload_free(&w);
+		return 2;
+	}
 	if (w.engine)
 		return run_engine(ctx, &w, detached);
 	if (cpu_exclude_parse(&cw.ex, w.cpu_exclude)) {
@@ -585,6 +591,7 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct workload w = { 0 };
+	struct option *both;
 	unsigned int n, i, got = 0;
 	struct job *jobs;
 	uint32_t *ids;
@@ -595,8 +602,9 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 	w.ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
 	w.ro.percentiles = xcalloc(w.ro.nr_percentiles, sizeof(double));
 	memcpy(w.ro.percentiles, default_percentiles, sizeof(default_percentiles));
+	both = opts_both_spellings(opts);
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", both, NULL)) != -1) {
 		switch (c) {
 		case OPT_PERCENTILES:
 			if (parse_percentiles(optarg, &w.ro))
@@ -605,19 +613,34 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		case OPT_PER_CPU:
 			w.ro.queues = true;
 			break;
-		case OPT_DRAIN:
-			if (parse_u32_range(optarg, 0, 3600000, &w.drain_ms))
-				goto usage;
-			break;
+		case OPT_DRAIN: {
+			uint64_t ns;
+
+			/* Milliseconds, or a time with its unit (5s, 500ms). */
+			if (!parse_u32_range(optarg, 0, 3600000, &w.drain_ms))
+				break;
+			if (!parse_time_ns(optarg, &ns) && ns / 1000000 <= 3600000 &&
+			    strpbrk(optarg, "smhdu")) {
+				w.drain_ms = (uint32_t)(ns / 1000000);
+				break;
+			}
+			fprintf(stderr, "blkload: %s: --drain-timeout '%s': milliseconds, or a time such as 5s, up to 1h\n",
+				argv[0], optarg);
+			goto usage;
+		}
 		case OPT_HELP:
+		case 'h':
 			printf("usage: blkload [-j] %s ID [ID ...] [--per-cpu] [--percentile_list P:P]%s\n",
 			       argv[0], stop ? " [--drain-timeout MS]" : "");
 			workload_free(&w);
+			opts_free(both, opts);
 			return 0;
 		default:
 			goto usage;
 		}
 	}
+	opts_free(both, opts);
+	both = NULL;
 	n = (unsigned int)(argc - optind);
 	if (!n) {
 		fprintf(stderr, "blkload: %s: a job id is required (see 'blkload list')\n", argv[0]);
@@ -707,6 +730,7 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 	workload_free(&w);
 	return rc;
 usage:
+	opts_free(both, opts);
 	workload_free(&w);
 	return 2;
 }

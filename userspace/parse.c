@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,17 +11,52 @@
 
 #define CPU_LIMIT	(1U << 20)
 
-int parse_u64(const char *s, uint64_t *out)
+static unsigned int kb_base = 1024;
+
+int parse_set_kb_base(unsigned int base)
+{
+	if (base != 1000 && base != 1024)
+		return -EINVAL;
+	kb_base = base;
+	return 0;
+}
+
+/*
+ * The number at the start of @s by fio's rules: hexadecimal after "0x",
+ * else decimal (a leading zero is not octal). *@end gets what follows.
+ */
+static int parse_num(const char *s, uint64_t *out, const char **end)
 {
 	unsigned long long v;
-	char *end;
+	int base = 10;
+	char *e;
 
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+	if (!s || !*s)
 		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		if (!isxdigit((unsigned char)s[2]))
+			return -EINVAL;
+	} else if (!isdigit((unsigned char)*s)) {
+		return -EINVAL;
+	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &e, base);
 	if (errno == ERANGE)
 		return -ERANGE;
+	*out = v;
+	*end = e;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int ret = parse_num(s, &v, &end);
+
+	if (ret)
+		return ret;
 	if (*end)
 		return -EINVAL;
 	*out = v;
@@ -40,60 +76,67 @@ int parse_u32_range(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-/* Multiplies a number parsed from @s by a unit; rejects overflow. */
-static int scaled(const char *s, const char *const units[], const uint64_t mult[],
-		  size_t nunits, uint64_t dflt, uint64_t *out)
+static int mul(uint64_t v, uint64_t m, uint64_t *out)
 {
-	unsigned long long v;
-	char *end;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
+	if (m && v > UINT64_MAX / m)
 		return -ERANGE;
-	if (!*end) {
-		if (dflt && v > UINT64_MAX / dflt)
-			return -ERANGE;
-		*out = v * dflt;
-		return 0;
-	}
-	for (size_t i = 0; i < nunits; i++) {
-		if (strcasecmp(end, units[i]))
-			continue;
-		if (v > UINT64_MAX / mult[i])
-			return -ERANGE;
-		*out = v * mult[i];
-		return 0;
-	}
-	return -EINVAL;
+	*out = v * m;
+	return 0;
 }
 
 int parse_size(const char *s, uint64_t *out)
 {
-	static const char *const units[] = {
-		"b", "k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib",
-		"t", "tb", "tib", "p", "pb", "pib",
-	};
-	static const uint64_t mult[] = {
-		1, 1ULL << 10, 1ULL << 10, 1ULL << 10, 1ULL << 20, 1ULL << 20, 1ULL << 20,
-		1ULL << 30, 1ULL << 30, 1ULL << 30, 1ULL << 40, 1ULL << 40, 1ULL << 40,
-		1ULL << 50, 1ULL << 50, 1ULL << 50,
-	};
+	/* Powers of kb_base; the "iB" forms use the other base, as fio does. */
+	static const char *const si[] = { "b", "k", "m", "g", "t", "p" };
+	static const char *const iec[] = { NULL, "kib", "mib", "gib", "tib", "pib" };
+	const char *end;
+	uint64_t v, m = 1;
+	unsigned int other = kb_base == 1024 ? 1000 : 1024;
+	int ret = parse_num(s, &v, &end);
 
-	return scaled(s, units, mult, ARRAY_SIZE(units), 1, out);
+	if (ret)
+		return ret;
+	if (!*end) {
+		*out = v;
+		return 0;
+	}
+	for (unsigned int pow = 0; pow < ARRAY_SIZE(si); pow++) {
+		char kb[4];
+
+		snprintf(kb, sizeof(kb), "%sb", si[pow]);
+		if (!strcasecmp(end, si[pow]) || (pow && !strcasecmp(end, kb))) {
+			for (unsigned int i = 0; i < pow; i++)
+				m *= kb_base;
+			return mul(v, m, out);
+		}
+		if (iec[pow] && !strcasecmp(end, iec[pow])) {
+			for (unsigned int i = 0; i < pow; i++)
+				m *= other;
+			return mul(v, m, out);
+		}
+	}
+	return -EINVAL;
 }
 
 int parse_time_ns(const char *s, uint64_t *out)
 {
-	static const char *const units[] = { "ns", "us", "ms", "s", "m", "h", "d" };
-	static const uint64_t mult[] = {
-		1, 1000, 1000000, 1000000000ULL, 60000000000ULL, 3600000000000ULL,
-		86400000000000ULL,
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", 1000000000ULL },
+		{ "m", 60000000000ULL }, { "h", 3600000000000ULL }, { "d", 86400000000000ULL },
 	};
+	const char *end;
+	uint64_t v;
+	int ret = parse_num(s, &v, &end);
 
-	return scaled(s, units, mult, ARRAY_SIZE(units), 1000000000ULL, out);
+	if (ret)
+		return ret;
+	if (!*end)	/* seconds, as fio's runtime and ramp_time */
+		return mul(v, 1000000000ULL, out);
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcasecmp(end, units[i].name))
+			return mul(v, units[i].ns, out);
+	return -EINVAL;
 }
 
 void cpuset_set(struct cpuset *set, unsigned int cpu)

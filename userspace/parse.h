@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Parsing of user input with fio's conventions: sizes take k/m/g/t/p
- * suffixes in powers of 1024 (fio's default kb_base), times default to
- * seconds and take ns/us/ms/s/m/h suffixes, CPU lists are "0-3,8".
- * Every parser returns 0 or -EINVAL/-ERANGE and leaves *out untouched on error.
+ * Parsing of user input with fio's rules: numbers are decimal (a leading
+ * zero is not octal) or hexadecimal after "0x"; sizes take k/m/g/t/p (and
+ * kb, mb, ...) in powers of kb_base (1024 by default) and kib/mib/... in
+ * powers of the other base, as fio's compatibility mode does; times default
+ * to seconds and take ns, us/usec, ms/msec, s, m, h, d. CPU lists are
+ * "0-3,8". Every parser returns 0 or -EINVAL/-ERANGE and leaves *out
+ * untouched on error.
  */
 #ifndef BLKLOAD_PARSE_H
 #define BLKLOAD_PARSE_H
@@ -12,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* fio's kb_base: 1024 (default) or 1000; -EINVAL otherwise. */
+int parse_set_kb_base(unsigned int base);
 int parse_u64(const char *s, uint64_t *out);
 int parse_u32_range(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int parse_size(const char *s, uint64_t *out);

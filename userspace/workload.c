@@ -30,7 +30,42 @@ static const struct option workload_opts[] = {
 	{ "blocksize", required_argument, NULL, OPT_BS },
 	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "cpus_allowed", required_argument, NULL, OPT_CPUS },
+	{ "cpus_allowed", required_argument, NULL, OPT_CPUS_ALLOWED },
+	{ "cpus_allowed_policy", required_argument, NULL, OPT_CPUS_POLICY },
+	{ "numjobs", required_argument, NULL, OPT_NUMJOBS },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "direct", required_argument, NULL, OPT_DIRECT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	/* fio options whose meaning blkload has anyway. */
+	{ "group_reporting", no_argument, NULL, OPT_FIO_NOOP },
+	{ "norandommap", no_argument, NULL, OPT_FIO_NOOP },
+	{ "randrepeat", required_argument, NULL, OPT_FIO_NOOP },
+	{ "invalidate", required_argument, NULL, OPT_FIO_NOOP },
+	{ "thread", no_argument, NULL, OPT_FIO_NOOP },
+	/* fio options blkload does not have (yet): one line each, not the usage. */
+	{ "verify", required_argument, NULL, OPT_FIO_NO },
+	{ "rate_iops", required_argument, NULL, OPT_FIO_NO },
+	{ "rate", required_argument, NULL, OPT_FIO_NO },
+	{ "bssplit", required_argument, NULL, OPT_FIO_NO },
+	{ "bsrange", required_argument, NULL, OPT_FIO_NO },
+	{ "random_distribution", required_argument, NULL, OPT_FIO_NO },
+	{ "fsync", required_argument, NULL, OPT_FIO_NO },
+	{ "fdatasync", required_argument, NULL, OPT_FIO_NO },
+	{ "sync", required_argument, NULL, OPT_FIO_NO },
+	{ "buffered", required_argument, NULL, OPT_FIO_NO },
+	{ "thinktime", required_argument, NULL, OPT_FIO_NO },
+	{ "startdelay", required_argument, NULL, OPT_FIO_NO },
+	{ "loops", required_argument, NULL, OPT_FIO_NO },
+	{ "zonemode", required_argument, NULL, OPT_FIO_NO },
+	{ "write_iops_log", required_argument, NULL, OPT_FIO_NO },
+	{ "write_bw_log", required_argument, NULL, OPT_FIO_NO },
+	{ "write_lat_log", required_argument, NULL, OPT_FIO_NO },
+	{ "write_hist_log", required_argument, NULL, OPT_FIO_NO },
+	{ "status-interval", required_argument, NULL, OPT_FIO_NO },
+	{ "hipri", no_argument, NULL, OPT_FIO_NO },
+	{ "buffer_compress_percentage", required_argument, NULL, OPT_FIO_NO },
+	{ "dedupe_percentage", required_argument, NULL, OPT_FIO_NO },
+	{ "zero_buffers", no_argument, NULL, OPT_FIO_NO },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
@@ -65,6 +100,7 @@ static const struct option workload_opts[] = {
 	{ "ioengine", required_argument, NULL, OPT_ENGINE },
 	{ "continue_on_error", required_argument, NULL, OPT_COE },
 	{ "continue-on-error", required_argument, NULL, OPT_COE },
+	{ "kb_base", required_argument, NULL, OPT_KB_BASE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -80,7 +116,12 @@ void workload_usage(FILE *f, const char *cmd)
 		"  --rwmixread PCT             reads in rw/randrw (50); --rwmixwrite PCT\n"
 		"  --bs SIZE                   block size, multiple of the logical block (4k)\n"
 		"  --iodepth N                 IOs in flight per CPU queue (1)\n"
-		"  --cpus LIST                 CPUs for queues, e.g. 0-3,8 (first online CPU)\n"
+		"  --cpus LIST                 CPUs for queues, e.g. 0-3,8 (first online CPU); fio's\n"
+		"                              numjobs=N cpus_allowed_policy=split [cpus_allowed=L]\n"
+		"                              means the same\n"
+		"  --name NAME, --output FILE  fio's: the jobs' name in reports; report to FILE\n"
+		"  --direct 1, --time_based, --group_reporting, --norandommap, --thread\n"
+		"                              fio's, accepted: blkload does that anyway\n"
 		"  --offset SIZE, --size SIZE  the region (whole device)\n"
 		"  --runtime TIME              time based: run this long after the ramp\n"
 		"  --ramp_time TIME            run this long before statistics start\n"
@@ -101,6 +142,7 @@ void workload_usage(FILE *f, const char *cmd)
 		"  --continue_on_error WHAT    none read write io all: count these IO\n"
 		"                              errors and go on (none: the first ends the job)\n"
 		"  --gtod_reduce               no per-IO timestamps or histogram\n"
+		"  --kb_base 1024|1000         fio's: k = kb_base, KiB = the other base (1024)\n"
 		"  --percentile_list P:P:...   percentiles to report (fio's default list)\n"
 		"  --per-cpu                   per-CPU queue breakdown in the report\n"
 		"  --drain-timeout MS          how long a stop waits for in-flight IO (5000);\n"
@@ -164,13 +206,100 @@ void workload_free(struct workload *w)
 	free(w->images);
 	cpuset_free(&w->cpus);
 	free(w->ro.percentiles);
+	free(w->filenames);
+}
+
+static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd,
+		      const struct option *opts);
+
+/* fio's --filename=a:b: devices separated by ':', "\\:" for a ':' in one. */
+static int add_filenames(struct workload *w, const char *list)
+{
+	char *copy = xstrdup(list), *p = copy, *out = copy, *start = copy;
+
+	free(w->filenames);
+	w->filenames = copy;	/* the names point into it */
+	for (;; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			*out++ = ':';
+			p++;
+			continue;
+		}
+		if (*p == ':' || !*p) {
+			bool end = !*p;
+
+			*out++ = '\0';
+			if (!*start)
+				return bad_value("filename", list, "device paths separated by ':'");
+			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
+			w->devs[w->nr_devs++] = start;
+			start = out;
+			if (end)
+				break;
+			continue;
+		}
+		*out++ = *p;
+	}
+	return 0;
+}
+
+/*
+ * fio's numjobs and cpus_allowed. blkload runs one queue per CPU of --cpus,
+ * each with its own iodepth: that is fio's numjobs=N with
+ * cpus_allowed_policy=split (one job per CPU), and only that.
+ */
+static int fio_cpus(struct workload *w, uint32_t numjobs, const char *allowed, bool split,
+		    const char *cmd)
+{
+	struct cpuset set = { 0 };
+
+	if (!allowed && numjobs <= 1)
+		return 0;
+	if (!split) {
+		fprintf(stderr, "blkload: %s: --%s: blkload runs one queue per CPU of --cpus, each with its own iodepth; that is fio's numjobs=N with cpus_allowed_policy=split\n",
+			cmd, allowed ? "cpus_allowed" : "numjobs");
+		return -1;
+	}
+	if (w->have_cpus) {
+		fprintf(stderr, "blkload: %s: --cpus or fio's cpus_allowed/numjobs, not both\n", cmd);
+		return -1;
+	}
+	if (allowed) {
+		if (parse_cpulist(allowed, &set))
+			return bad_value("cpus_allowed", allowed, "a CPU list such as 0-3,8");
+		if (numjobs && numjobs != cpuset_count(&set)) {
+			fprintf(stderr, "blkload: %s: numjobs=%u with cpus_allowed=%s: one job per CPU needs as many CPUs (%u)\n",
+				cmd, numjobs, allowed, cpuset_count(&set));
+			cpuset_free(&set);
+			return -1;
+		}
+	} else {
+		for (unsigned int i = 0; i < numjobs; i++)
+			cpuset_set(&set, i);
+	}
+	cpuset_free(&w->cpus);
+	w->cpus = set;
+	w->have_cpus = true;
+	return 0;
 }
 
 /* Parses the workload options; returns 0, 1 after --help, or -1. */
 int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
 {
-	uint32_t u32;
-	int c;
+	struct option *opts = opts_both_spellings(workload_opts);
+	int ret = parse_opts(w, argc, argv, cmd, opts);
+
+	opts_free(opts, workload_opts);
+	return ret;
+}
+
+static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd,
+		      const struct option *opts)
+{
+	uint32_t u32, numjobs = 0;
+	const char *allowed = NULL;
+	bool split = false;
+	int c, idx;
 
 	memset(w, 0, sizeof(*w));
 	w->rwmixread = 50;
@@ -181,15 +310,63 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
 	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
 	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
 
+	/* fio's kb_base changes how every size reads: taken first. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *v = NULL;
+
+		if (!strncmp(argv[i], "--kb_base=", 10) || !strncmp(argv[i], "--kb-base=", 10))
+			v = argv[i] + 10;
+		else if ((!strcmp(argv[i], "--kb_base") || !strcmp(argv[i], "--kb-base")) &&
+			 i + 1 < argc)
+			v = argv[i + 1];
+		if (v && (parse_u32_range(v, 1000, 1024, &u32) || parse_set_kb_base(u32))) {
+			bad_value("kb_base", v, "1024 (k = 1024, KiB = 1000, fio's default) or 1000");
+			return -1;
+		}
+	}
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
-	while ((c = getopt_long(argc, argv, "", workload_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		int ret = 0;
 
 		switch (c) {
 		case OPT_DEV:
+			/* fio's --filename=a:b names two; "\\:" is a ':' in a name. */
+			if (strchr(optarg, ':')) {
+				ret = add_filenames(w, optarg);
+				break;
+			}
 			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
 			w->devs[w->nr_devs++] = optarg;
 			break;
+		case OPT_NAME:
+			w->name = optarg;
+			break;
+		case OPT_OUTPUT:
+			w->output = optarg;
+			break;
+		case OPT_DIRECT:
+			if (strcmp(optarg, "1") && strcmp(optarg, "true"))
+				ret = bad_value("direct", optarg,
+						"1: blkload's IO never goes through the page cache");
+			break;
+		case OPT_NUMJOBS:
+			ret = parse_u32_range(optarg, 1, 65536, &numjobs) ?
+			      bad_value("numjobs", optarg, "a number from 1") : 0;
+			break;
+		case OPT_CPUS_ALLOWED:
+			allowed = optarg;
+			break;
+		case OPT_CPUS_POLICY:
+			if (strcmp(optarg, "split") && strcmp(optarg, "shared"))
+				ret = bad_value("cpus_allowed_policy", optarg, "split or shared");
+			split = !strcmp(optarg, "split");
+			break;
+		case OPT_FIO_NOOP:
+			break;	/* what blkload does anyway */
+		case OPT_FIO_NO:
+			fprintf(stderr, "blkload: %s: --%s is a fio option blkload does not support\n",
+				cmd, opts[idx].name);
+			return -1;
 		case OPT_RW:
 			if (rw_parse(optarg, &w->rw))
 				ret = bad_value("rw", optarg,
@@ -270,6 +447,8 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
 		case OPT_PERCENTILES:
 			ret = parse_percentiles(optarg, &w->ro);
 			break;
+		case OPT_KB_BASE:
+			break;	/* taken before the others */
 		case OPT_TIME_BASED:
 			break;	/* a runtime is always time based here */
 		case OPT_PER_CPU:
@@ -303,15 +482,19 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
 					"one of none read write io all (verify: no verify yet)") : 0;
 			break;
 		case OPT_HELP:
+		case 'h':
 			workload_usage(stdout, cmd);
 			return 1;
 		default:
-			workload_usage(stderr, cmd);
+			/* getopt named the option; not the whole usage again. */
+			fprintf(stderr, "blkload: '%s --help' lists the options\n", cmd);
 			return -1;
 		}
 		if (ret)
 			return -1;
 	}
+	if (fio_cpus(w, numjobs, allowed, split, cmd))
+		return -1;
 	if (optind < argc) {
 		fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
 			cmd, argv[optind]);

@@ -20,7 +20,8 @@ enum {
 	OPT_OFFSET, OPT_SIZE, OPT_RUNTIME, OPT_RAMP, OPT_NUMBER_IOS, OPT_IO_SIZE, OPT_RANDSEED,
 	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
 	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_ENGINE, OPT_POOL, OPT_RBDNAME, OPT_CLIENTNAME,
-	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_HELP,
+	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_KB_BASE, OPT_NAME, OPT_DIRECT, OPT_NUMJOBS,
+	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_HELP,
 };
 
 struct workload {
@@ -39,6 +40,9 @@ struct workload {
 	const char *pool, *clientname;
 	bool rbd_conn_per_job;
 	const char *cpu_exclude;	/* processes left out of the client CPU */
+	const char *name;	/* fio's --name: the jobs' name in reports */
+	const char *output;	/* fio's --output: the report goes to this file */
+	char *filenames;	/* fio's --filename a:b, split into devs */
 };
 
 /* Parses the workload options; returns 0, 1 after --help, or -1. */

@@ -19,8 +19,13 @@ TEST(size_suffixes)
 	EXPECT_EQ(4096, v);
 	ASSERT_EQ(0, parse_size("4K", &v));
 	EXPECT_EQ(4096, v);
+	/* fio's default kb_base 1024: the IEC forms are powers of 1000. */
 	ASSERT_EQ(0, parse_size("4KiB", &v));
+	EXPECT_EQ(4000, v);
+	ASSERT_EQ(0, parse_size("4kb", &v));
 	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("2MiB", &v));
+	EXPECT_EQ(2000000, v);
 	ASSERT_EQ(0, parse_size("1m", &v));
 	EXPECT_EQ(1048576, v);
 	ASSERT_EQ(0, parse_size("2G", &v));
@@ -29,6 +34,34 @@ TEST(size_suffixes)
 	EXPECT_EQ(512, v);
 	ASSERT_EQ(0, parse_size("1t", &v));
 	EXPECT_EQ(1ULL << 40, v);
+}
+
+TEST(kb_base_and_bases)
+{
+	uint64_t v = 0;
+
+	ASSERT_EQ(0, parse_set_kb_base(1000));
+	ASSERT_EQ(0, parse_size("4k", &v));
+	EXPECT_EQ(4000, v);
+	ASSERT_EQ(0, parse_size("4KiB", &v));
+	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("1g", &v));
+	EXPECT_EQ(1000000000ULL, v);
+	EXPECT_EQ(-EINVAL, parse_set_kb_base(1023));
+	ASSERT_EQ(0, parse_set_kb_base(1024));
+	/* Hexadecimal after 0x, with or without a suffix; no octal. */
+	ASSERT_EQ(0, parse_size("0x1000", &v));
+	EXPECT_EQ(4096, v);
+	ASSERT_EQ(0, parse_size("0x10k", &v));
+	EXPECT_EQ(16384, v);
+	ASSERT_EQ(0, parse_u64("010", &v));
+	EXPECT_EQ(10, v);
+	ASSERT_EQ(0, parse_u64("08", &v));
+	EXPECT_EQ(8, v);
+	ASSERT_EQ(0, parse_u64("0X1f", &v));
+	EXPECT_EQ(31, v);
+	EXPECT_EQ(-EINVAL, parse_u64("0x", &v));
+	EXPECT_EQ(-EINVAL, parse_u64("1.5", &v));
 }
 
 TEST(size_rejects)
@@ -57,6 +90,11 @@ TEST(time_units)
 	EXPECT_EQ(10000000000ULL, v);
 	ASSERT_EQ(0, parse_time_ns("250ms", &v));
 	EXPECT_EQ(250000000ULL, v);
+	ASSERT_EQ(0, parse_time_ns("250msec", &v));
+	EXPECT_EQ(250000000ULL, v);
+	ASSERT_EQ(0, parse_time_ns("7usec", &v));
+	EXPECT_EQ(7000ULL, v);
+	EXPECT_EQ(-EINVAL, parse_time_ns("7sec", &v));
 	ASSERT_EQ(0, parse_time_ns("7us", &v));
 	EXPECT_EQ(7000, v);
 	ASSERT_EQ(0, parse_time_ns("2m", &v));

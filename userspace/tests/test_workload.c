@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the workload options of run/start (workload.c): fio's
+ * spellings and numbers, its options mapped or refused in one line.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "parse.h"
+#include "workload.h"
+
+/* Parses a NULL-terminated list of arguments after "run". */
+static int parse(struct workload *w, const char *first, ...)
+{
+	char *argv[64] = { "run" };
+	int argc = 1, ret;
+	const char *a;
+	va_list ap;
+
+	va_start(ap, first);
+	for (a = first; a && argc < 63; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	ret = workload_parse(w, argc, argv, "run");
+	return ret;
+}
+
+TEST(fio_numbers)
+{
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bs", "0x1000", "--iodepth", "08",
+			   "--number_ios", "010", "--ramp_time", "250msec", "--runtime", "2",
+			   NULL));
+	EXPECT_EQ(4096, w.bs);
+	EXPECT_EQ(8, w.iodepth);
+	EXPECT_EQ(10, w.number_ios);
+	EXPECT_EQ(250000000ULL, w.ramp);
+	EXPECT_EQ(2000000000ULL, w.runtime);
+	workload_free(&w);
+	/* kb_base=1000 counts wherever it stands. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", "--kb_base=1000", NULL));
+	EXPECT_EQ(1000000, w.size);
+	workload_free(&w);
+	ASSERT_EQ(0, parse_set_kb_base(1024));
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--kb_base", "1001", NULL));
+	workload_free(&w);
+}
+
+TEST(both_spellings_and_help)
+{
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--ramp-time", "1", "--io-size", "1m",
+			   "--drain_timeout", "10", "--per_cpu", "--allow_write",
+			   "--rw", "write", NULL));
+	EXPECT_EQ(1000000000ULL, w.ramp);
+	EXPECT_EQ(1048576, w.io_size);
+	EXPECT_EQ(10, w.drain_ms);
+	EXPECT_TRUE(w.ro.queues);
+	EXPECT_TRUE(w.allow_write);
+	workload_free(&w);
+	EXPECT_EQ(1, parse(&w, "-h", NULL));
+	workload_free(&w);
+}
+
+TEST(fio_options_mapped)
+{
+	struct workload w;
+	char *s;
+
+	ASSERT_EQ(0, parse(&w, "--filename=/dev/a:/dev/b\\:c", "--direct=1", "--name=job1",
+			   "--time_based", "--group_reporting", "--norandommap", "--ioengine=libaio",
+			   "--numjobs=2", "--cpus_allowed_policy=split", "--cpus_allowed=2-3",
+			   "--output=/tmp/x.json", NULL));
+	ASSERT_EQ(2, w.nr_devs);
+	EXPECT_STREQ("/dev/a", w.devs[0]);
+	EXPECT_STREQ("/dev/b:c", w.devs[1]);
+	EXPECT_STREQ("job1", w.name);
+	EXPECT_STREQ("libaio", w.engine);
+	EXPECT_STREQ("/tmp/x.json", w.output);
+	s = cpuset_format(&w.cpus);
+	EXPECT_STREQ("2-3", s);
+	free(s);
+	workload_free(&w);
+	/* numjobs with split and no list: that many CPUs from 0. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "3",
+			   "--cpus_allowed_policy", "split", NULL));
+	s = cpuset_format(&w.cpus);
+	EXPECT_STREQ("0-2", s);
+	free(s);
+	workload_free(&w);
+}
+
+TEST(fio_options_refused)
+{
+	static const char *const bad[][3] = {
+		{ "--direct=0", NULL }, { "--verify=crc32c", NULL }, { "--cpus_allowed=0-1", NULL },
+		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
+		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
+		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_iops=5", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct workload w;
+		int ret;
+
+		/* The last two pairs need their counterpart to be wrong. */
+		if (i == 4)
+			ret = parse(&w, "--dev", "/dev/x", bad[i][0], bad[i][1], "--cpus_allowed=0-1",
+				    NULL);
+		else if (i == 5)
+			ret = parse(&w, "--dev", "/dev/x", bad[i][0], bad[i][1], "--cpus", "0", NULL);
+		else
+			ret = parse(&w, "--dev", "/dev/x", bad[i][0], NULL);
+		EXPECT_EQ(-1, ret) TH_LOG("accepted %s", bad[i][0]);
+		workload_free(&w);
+	}
+}
+
+TEST_HARNESS_MAIN
