@@ -17,6 +17,7 @@
 #include <blkload/hist.h>
 
 #include "cmpres.h"
+#include "out.h"
 #include "util.h"
 
 extern char **environ;
@@ -358,7 +359,15 @@ void cmp_plan(struct cmp_result *r, uint64_t seed)
 
 static struct json_object *jstr(const char *s)
 {
-	return s ? json_object_new_string(s) : NULL;
+	struct json_object *v;
+	char *clean;
+
+	if (!s)
+		return NULL;
+	clean = utf8_clean(s);	/* a target is any bytes; the file stays JSON */
+	v = json_object_new_string(clean);
+	free(clean);
+	return v;
 }
 
 static struct json_object *jd(double v)

@@ -3,26 +3,74 @@
  * Text and JSON output through one layer.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "out.h"
 #include "util.h"
-
-struct out_level {
-	bool array;
-	bool first;
-};
 
 struct out {
 	FILE *f;
 	bool json;
 	bool pretty;
-	size_t depth;
+	size_t depth;		/* text: indentation; JSON: the open containers */
 	size_t cap;
-	struct out_level *lv;
+	struct json_object **stack;	/* JSON: stack[0] is the document */
 };
+
+/*
+ * @s with every byte sequence that is not UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF) replaced by U+FFFD, so that
+ * a device or image name cannot make the document invalid. malloc()ed.
+ */
+char *utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), o = 0;
+	char *out = xcalloc(3 * len + 1, 1);
+
+	while (*p) {
+		unsigned char c = *p;
+		size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 :
+			   c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		bool ok = n > 0;
+
+		for (size_t k = 1; ok && k < n; k++)
+			ok = (p[k] & 0xc0) == 0x80;
+		if (ok && n == 3)
+			ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] > 0x9f);
+		if (ok && n == 4)
+			ok = !(c == 0xf0 && p[1] < 0x90) && !(c == 0xf4 && p[1] > 0x8f);
+		if (!ok) {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+			continue;
+		}
+		memcpy(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static struct json_object *jstring(const char *s)
+{
+	char *clean;
+	struct json_object *v;
+
+	if (!s)
+		return NULL;
+	clean = utf8_clean(s);
+	v = json_object_new_string(clean);
+	free(clean);
+	return v;
+}
 
 struct out *out_new(FILE *f, bool json, bool pretty)
 {
@@ -32,11 +80,9 @@ struct out *out_new(FILE *f, bool json, bool pretty)
 	o->json = json;
 	o->pretty = pretty;
 	o->cap = 8;
-	o->lv = xcalloc(o->cap, sizeof(*o->lv));
-	/* Level 0 is the implicit top-level object of a JSON document. */
-	o->lv[0].first = true;
+	o->stack = xcalloc(o->cap, sizeof(*o->stack));
 	if (json)
-		fputc('{', f);
+		o->stack[0] = json_object_new_object();
 	return o;
 }
 
@@ -51,46 +97,34 @@ static void indent(struct out *o, size_t depth)
 		fputs("  ", o->f);
 }
 
-/* Separator, newline/indent and key of the next JSON member. */
-static void json_member(struct out *o, const char *key)
+/* Adds @v to the open container: under @key in an object, at the end of an array. */
+static void json_add(struct out *o, const char *key, struct json_object *v)
 {
-	struct out_level *l = &o->lv[o->depth];
+	struct json_object *top = o->stack[o->depth];
 
-	if (!l->first)
-		fputc(',', o->f);
-	l->first = false;
-	if (o->pretty) {
-		fputc('\n', o->f);
-		indent(o, o->depth + 1);
-	}
-	if (!l->array) {
-		json_write_string(o->f, key ? key : "");
-		fputs(o->pretty ? ": " : ":", o->f);
+	if (json_object_is_type(top, json_type_array)) {
+		json_object_array_add(top, v);
+	} else {
+		char *k = utf8_clean(key ? key : "");
+
+		json_object_object_add(top, k, v);
+		free(k);
 	}
 }
 
-static void push(struct out *o, bool array)
+static void push(struct out *o, struct json_object *v)
 {
 	if (++o->depth == o->cap) {
 		o->cap *= 2;
-		o->lv = xrealloc(o->lv, o->cap * sizeof(*o->lv));
+		o->stack = xrealloc(o->stack, o->cap * sizeof(*o->stack));
 	}
-	o->lv[o->depth].array = array;
-	o->lv[o->depth].first = true;
+	o->stack[o->depth] = v;
 }
 
-static void pop(struct out *o, char close)
+static void pop(struct out *o)
 {
-	if (!o->depth)
-		return;
-	if (o->json) {
-		if (o->pretty && !o->lv[o->depth].first) {
-			fputc('\n', o->f);
-			indent(o, o->depth);
-		}
-		fputc(close, o->f);
-	}
-	o->depth--;
+	if (o->depth)
+		o->depth--;
 }
 
 static void text_label(struct out *o, const char *label)
@@ -99,38 +133,38 @@ static void text_label(struct out *o, const char *label)
 	fprintf(o->f, "%s:", label);
 }
 
-void out_begin_object(struct out *o, const char *key, const char *label)
+static void begin(struct out *o, const char *key, const char *label, bool array)
 {
+	struct json_object *v = NULL;
+
 	if (o->json) {
-		json_member(o, key);
-		fputc('{', o->f);
+		v = array ? json_object_new_array() : json_object_new_object();
+		json_add(o, key, v);
 	} else if (label) {
 		text_label(o, label);
 		fputc('\n', o->f);
 	}
-	push(o, false);
+	push(o, v);
+}
+
+void out_begin_object(struct out *o, const char *key, const char *label)
+{
+	begin(o, key, label, false);
 }
 
 void out_end_object(struct out *o)
 {
-	pop(o, '}');
+	pop(o);
 }
 
 void out_begin_array(struct out *o, const char *key, const char *label)
 {
-	if (o->json) {
-		json_member(o, key);
-		fputc('[', o->f);
-	} else if (label) {
-		text_label(o, label);
-		fputc('\n', o->f);
-	}
-	push(o, true);
+	begin(o, key, label, true);
 }
 
 void out_end_array(struct out *o)
 {
-	pop(o, ']');
+	pop(o);
 }
 
 static void text_value(struct out *o, const char *label, const char *fmt, ...)
@@ -155,8 +189,7 @@ static char *label_colon(const char *label)
 void out_u64(struct out *o, const char *key, const char *label, uint64_t v, const char *unit)
 {
 	if (o->json) {
-		json_member(o, key);
-		fprintf(o->f, "%" PRIu64, v);
+		json_add(o, key, json_object_new_uint64(v));
 	} else if (label) {
 		char *l = label_colon(label);
 
@@ -168,8 +201,7 @@ void out_u64(struct out *o, const char *key, const char *label, uint64_t v, cons
 void out_s64(struct out *o, const char *key, const char *label, int64_t v, const char *unit)
 {
 	if (o->json) {
-		json_member(o, key);
-		fprintf(o->f, "%" PRId64, v);
+		json_add(o, key, json_object_new_int64(v));
 	} else if (label) {
 		char *l = label_colon(label);
 
@@ -182,12 +214,15 @@ void out_double(struct out *o, const char *key, const char *label, double v, int
 		const char *unit)
 {
 	if (o->json) {
-		json_member(o, key);
-		/* JSON has no NaN or infinity. */
-		if (v != v || v > 1e300 || v < -1e300)
-			fputs("null", o->f);
-		else
-			fprintf(o->f, "%.*f", prec, v);
+		char buf[400];
+
+		/* JSON has no NaN or infinity; the precision asked is kept. */
+		if (v != v || v > 1e300 || v < -1e300) {
+			json_add(o, key, NULL);
+		} else {
+			snprintf(buf, sizeof(buf), "%.*f", prec, v);
+			json_add(o, key, json_object_new_double_s(v, buf));
+		}
 	} else if (label) {
 		char *l = label_colon(label);
 
@@ -199,11 +234,7 @@ void out_double(struct out *o, const char *key, const char *label, double v, int
 void out_str(struct out *o, const char *key, const char *label, const char *s)
 {
 	if (o->json) {
-		json_member(o, key);
-		if (s)
-			json_write_string(o->f, s);
-		else
-			fputs("null", o->f);
+		json_add(o, key, jstring(s));
 	} else if (label) {
 		char *l = label_colon(label);
 
@@ -215,8 +246,7 @@ void out_str(struct out *o, const char *key, const char *label, const char *s)
 void out_bool(struct out *o, const char *key, const char *label, bool v)
 {
 	if (o->json) {
-		json_member(o, key);
-		fputs(v ? "true" : "false", o->f);
+		json_add(o, key, json_object_new_boolean(v));
 	} else if (label) {
 		char *l = label_colon(label);
 
@@ -242,46 +272,26 @@ void out_free(struct out *o)
 {
 	if (!o)
 		return;
-	while (o->depth)
-		pop(o, o->lv[o->depth].array ? ']' : '}');
 	if (o->json) {
-		if (o->pretty && !o->lv[0].first)
-			fputc('\n', o->f);
-		fputs("}\n", o->f);
+		int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
+			    (o->pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
+					 JSON_C_TO_STRING_PLAIN);
+
+		fputs(json_object_to_json_string_ext(o->stack[0], flags), o->f);
+		fputc('\n', o->f);
+		json_object_put(o->stack[0]);
 	}
 	fflush(o->f);
-	free(o->lv);
+	free(o->stack);
 	free(o);
 }
 
 void json_write_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
+	struct json_object *v = jstring(s);
+
+	fputs(json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	json_object_put(v);
 }
 
 char *fmt_bytes(uint64_t v)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One output layer for text and JSON, so the two cannot drift: every value
- * is printed once, with a JSON key and a human label.
+ * is printed once, with a JSON key and a human label. JSON is built with
+ * json-c and written by out_free(); strings are made valid UTF-8 first.
  */
 #ifndef BLKLOAD_OUT_H
 #define BLKLOAD_OUT_H
@@ -39,7 +40,9 @@ void out_bool(struct out *o, const char *key, const char *label, bool v);
 /* A byte count: exact in JSON, "4.00 MiB (4194304)" in text. */
 void out_bytes(struct out *o, const char *key, const char *label, uint64_t v);
 
-/* Writes @s as a JSON string literal, with quotes and escapes. */
+/* @s with what is not UTF-8 replaced by U+FFFD; malloc()ed. */
+char *utf8_clean(const char *s);
+/* Writes @s as a JSON string literal, with quotes and escapes (json-c). */
 void json_write_string(FILE *f, const char *s);
 /* Formats @v as "1.50 GiB" into a malloc()ed string (caller frees). */
 char *fmt_bytes(uint64_t v);
