@@ -103,6 +103,7 @@ static int set_format(struct ctx *ctx, const char *f)
  * Global options after the command (blkload run ... --output-format=json),
  * as fio users write them: taken out of the command's arguments (up to a
  * "--"). @argv is the command's; *@total the whole argc, shrunk to match.
+ * A value that is itself "-j" or "-p" must be attached (--name=-p).
  */
 static int take_globals(struct ctx *ctx, int argc, char **argv, int *total)
 {
@@ -116,9 +117,13 @@ static int take_globals(struct ctx *ctx, int argc, char **argv, int *total)
 				argv[out++] = argv[i++];
 			break;
 		}
-		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+		if (a[0] == '-' && a[1] && strspn(a + 1, "jp") == strlen(a + 1)) {
+			/* -j, -p, -jp, -pj */
+			ctx->json |= strchr(a, 'j') != NULL;
+			ctx->pretty |= strchr(a, 'p') != NULL;
+		} else if (!strcmp(a, "--json")) {
 			ctx->json = true;
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+		} else if (!strcmp(a, "--pretty")) {
 			ctx->pretty = true;
 		} else if (!strncmp(a, "--output-format=", 16) || !strncmp(a, "--output_format=", 16)) {
 			if (set_format(ctx, a + 16))

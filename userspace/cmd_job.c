@@ -353,7 +353,13 @@ static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_begin_array(o, "jobs", NULL);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		report_job(o, NULL, &jobs[i], w->name ? w->name : jobs[i].path, &ro);
+		char *name = NULL;
+
+		/* --name: the JSON jobname; in text both, so devices stay apart. */
+		if (w->name && !ctx->json)
+			name = xasprintf("%s (%s)", w->name, jobs[i].path);
+		report_job(o, NULL, &jobs[i], name ? name : w->name ? w->name : jobs[i].path, &ro);
+		free(name);
 		job_sum(&sum, &jobs[i]);
 		sum.no_lat = jobs[i].no_lat;
 	}
@@ -373,6 +379,19 @@ static void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
 	for (unsigned int i = 0; i < n; i++)
 		if (job_simple(nl, BLKLOAD_CMD_JOB_DEL, ids[i]) && nl->error != -ENOENT)
 			bl_nl_perror(nl, "delete job");
+}
+
+/*
+ * fio's --output: the report (not the progress line) goes to a file, opened
+ * once the run is known to go ahead.
+ */
+static int open_output(const struct workload *w)
+{
+	if (w->output && !freopen(w->output, "w", stdout)) {
+		fprintf(stderr, "blkload: --output '%s': %s\n", w->output, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* run --engine NAME: a userspace engine instead of the module. */
@@ -398,6 +417,11 @@ static int run_engine(struct ctx *ctx, struct workload *w, bool detached)
 	if (cpu_exclude_parse(&cw.ex, w->cpu_exclude)) {
 		fprintf(stderr, "blkload: --cpu-exclude '%s': command names, comma-separated\n",
 			w->cpu_exclude);
+		workload_free(w);
+		return 2;
+	}
+	if (open_output(w)) {
+		cpu_exclude_free(&cw.ex);
 		workload_free(w);
 		return 2;
 	}
@@ -440,9 +464,8 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (ctx->json_plus)
 		w.bins = true;
 	w.detached = detached;
-	/* fio's --output: the report (not the progress line) goes to a file. */
-	if (w.output && !freopen(w.output, "w", stdout)) {
-		fprintf(stderr, "blkload: --output '%s': %s\n", w.output, strerror(errno));
+	if (w.output && detached) {
+		fprintf(stderr, "blkload: start: --output is for run (start prints the job ids)\n");
 		workload_free(&w);
 		return 2;
 	}
@@ -455,8 +478,15 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		return 2;
 	}
 	if (bl_nl_open(&nl)) {
+		cpu_exclude_free(&cw.ex);
 		workload_free(&w);
 		return 1;
+	}
+	if (open_output(&w)) {
+		bl_nl_close(&nl);
+		cpu_exclude_free(&cw.ex);
+		workload_free(&w);
+		return 2;
 	}
 	ids = xcalloc(w.nr_devs, sizeof(*ids));
 	for (n = 0; n < w.nr_devs; n++)
@@ -613,21 +643,12 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		case OPT_PER_CPU:
 			w.ro.queues = true;
 			break;
-		case OPT_DRAIN: {
-			uint64_t ns;
-
-			/* Milliseconds, or a time with its unit (5s, 500ms). */
-			if (!parse_u32_range(optarg, 0, 3600000, &w.drain_ms))
+		case OPT_DRAIN:
+			if (!parse_drain_ms(optarg, &w.drain_ms))
 				break;
-			if (!parse_time_ns(optarg, &ns) && ns / 1000000 <= 3600000 &&
-			    strpbrk(optarg, "smhdu")) {
-				w.drain_ms = (uint32_t)(ns / 1000000);
-				break;
-			}
 			fprintf(stderr, "blkload: %s: --drain-timeout '%s': milliseconds, or a time such as 5s, up to 1h\n",
 				argv[0], optarg);
 			goto usage;
-		}
 		case OPT_HELP:
 		case 'h':
 			printf("usage: blkload [-j] %s ID [ID ...] [--per-cpu] [--percentile_list P:P]%s\n",
@@ -755,7 +776,7 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 	int ret;
 
 	if (argc > 1) {
-		if (!strcmp(argv[1], "--help")) {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 			puts("usage: blkload [-j] list\nList every job: id, device, state, workload.");
 			return 0;
 		}

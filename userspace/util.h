@@ -6,16 +6,6 @@
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-struct option;
-/*
- * @opts (getopt_long's table, NULL-terminated) with every name that has a
- * '_' or '-' also under the other spelling, as fio users type both
- * (--ramp_time, --ramp-time). Freed with opts_free(); getopt_long keeps no
- * pointer into it once parsing is done.
- */
-struct option *opts_both_spellings(const struct option *opts);
-void opts_free(struct option *both, const struct option *opts);
-
 #endif
 
 void *xcalloc(size_t n, size_t size);

@@ -21,7 +21,7 @@ const double default_percentiles[] = {
 
 static const struct option workload_opts[] = {
 	{ "dev", required_argument, NULL, OPT_DEV },
-	{ "filename", required_argument, NULL, OPT_DEV },
+	{ "filename", required_argument, NULL, OPT_FILENAME },
 	{ "rw", required_argument, NULL, OPT_RW },
 	{ "readwrite", required_argument, NULL, OPT_RW },
 	{ "rwmixread", required_argument, NULL, OPT_RWMIXREAD },
@@ -37,35 +37,35 @@ static const struct option workload_opts[] = {
 	{ "direct", required_argument, NULL, OPT_DIRECT },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	/* fio options whose meaning blkload has anyway. */
-	{ "group_reporting", no_argument, NULL, OPT_FIO_NOOP },
-	{ "norandommap", no_argument, NULL, OPT_FIO_NOOP },
-	{ "randrepeat", required_argument, NULL, OPT_FIO_NOOP },
-	{ "invalidate", required_argument, NULL, OPT_FIO_NOOP },
-	{ "thread", no_argument, NULL, OPT_FIO_NOOP },
+	{ "group_reporting", optional_argument, NULL, OPT_FIO_NOOP },
+	{ "norandommap", optional_argument, NULL, OPT_FIO_NOOP },
+	{ "randrepeat", optional_argument, NULL, OPT_FIO_NOOP },
+	{ "invalidate", optional_argument, NULL, OPT_FIO_NOOP },
+	{ "thread", optional_argument, NULL, OPT_FIO_NOOP },
 	/* fio options blkload does not have (yet): one line each, not the usage. */
-	{ "verify", required_argument, NULL, OPT_FIO_NO },
-	{ "rate_iops", required_argument, NULL, OPT_FIO_NO },
-	{ "rate", required_argument, NULL, OPT_FIO_NO },
-	{ "bssplit", required_argument, NULL, OPT_FIO_NO },
-	{ "bsrange", required_argument, NULL, OPT_FIO_NO },
-	{ "random_distribution", required_argument, NULL, OPT_FIO_NO },
-	{ "fsync", required_argument, NULL, OPT_FIO_NO },
-	{ "fdatasync", required_argument, NULL, OPT_FIO_NO },
-	{ "sync", required_argument, NULL, OPT_FIO_NO },
-	{ "buffered", required_argument, NULL, OPT_FIO_NO },
-	{ "thinktime", required_argument, NULL, OPT_FIO_NO },
-	{ "startdelay", required_argument, NULL, OPT_FIO_NO },
-	{ "loops", required_argument, NULL, OPT_FIO_NO },
-	{ "zonemode", required_argument, NULL, OPT_FIO_NO },
-	{ "write_iops_log", required_argument, NULL, OPT_FIO_NO },
-	{ "write_bw_log", required_argument, NULL, OPT_FIO_NO },
-	{ "write_lat_log", required_argument, NULL, OPT_FIO_NO },
-	{ "write_hist_log", required_argument, NULL, OPT_FIO_NO },
-	{ "status-interval", required_argument, NULL, OPT_FIO_NO },
-	{ "hipri", no_argument, NULL, OPT_FIO_NO },
-	{ "buffer_compress_percentage", required_argument, NULL, OPT_FIO_NO },
-	{ "dedupe_percentage", required_argument, NULL, OPT_FIO_NO },
-	{ "zero_buffers", no_argument, NULL, OPT_FIO_NO },
+	{ "verify", optional_argument, NULL, OPT_FIO_NO },
+	{ "rate_iops", optional_argument, NULL, OPT_FIO_NO },
+	{ "rate", optional_argument, NULL, OPT_FIO_NO },
+	{ "bssplit", optional_argument, NULL, OPT_FIO_NO },
+	{ "bsrange", optional_argument, NULL, OPT_FIO_NO },
+	{ "random_distribution", optional_argument, NULL, OPT_FIO_NO },
+	{ "fsync", optional_argument, NULL, OPT_FIO_NO },
+	{ "fdatasync", optional_argument, NULL, OPT_FIO_NO },
+	{ "sync", optional_argument, NULL, OPT_FIO_NO },
+	{ "buffered", optional_argument, NULL, OPT_FIO_NO },
+	{ "thinktime", optional_argument, NULL, OPT_FIO_NO },
+	{ "startdelay", optional_argument, NULL, OPT_FIO_NO },
+	{ "loops", optional_argument, NULL, OPT_FIO_NO },
+	{ "zonemode", optional_argument, NULL, OPT_FIO_NO },
+	{ "write_iops_log", optional_argument, NULL, OPT_FIO_NO },
+	{ "write_bw_log", optional_argument, NULL, OPT_FIO_NO },
+	{ "write_lat_log", optional_argument, NULL, OPT_FIO_NO },
+	{ "write_hist_log", optional_argument, NULL, OPT_FIO_NO },
+	{ "status-interval", optional_argument, NULL, OPT_FIO_NO },
+	{ "hipri", optional_argument, NULL, OPT_FIO_NO },
+	{ "buffer_compress_percentage", optional_argument, NULL, OPT_FIO_NO },
+	{ "dedupe_percentage", optional_argument, NULL, OPT_FIO_NO },
+	{ "zero_buffers", optional_argument, NULL, OPT_FIO_NO },
 	{ "offset", required_argument, NULL, OPT_OFFSET },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
@@ -83,10 +83,10 @@ static const struct option workload_opts[] = {
 	{ "iodepth_batch_submit", required_argument, NULL, OPT_BATCH },
 	{ "iodepth_batch", required_argument, NULL, OPT_BATCH },
 	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "gtod_reduce", no_argument, NULL, OPT_NO_LAT },
+	{ "gtod_reduce", optional_argument, NULL, OPT_NO_LAT },
 	{ "no-lat", no_argument, NULL, OPT_NO_LAT },
 	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
-	{ "time_based", no_argument, NULL, OPT_TIME_BASED },
+	{ "time_based", optional_argument, NULL, OPT_TIME_BASED },
 	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
 	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
@@ -172,12 +172,30 @@ int parse_percentiles(const char *s, struct report_opts *ro)
 			ret = bad_value("percentile_list", s, "percentiles are in (0, 100]");
 			break;
 		}
+		for (unsigned int i = 0; i < ro->nr_percentiles; i++)
+			if (ro->percentiles[i] == p)
+				ret = bad_value("percentile_list", s, "each percentile once");
+		if (ret)
+			break;
 		ro->percentiles = xrealloc(ro->percentiles,
 					   (ro->nr_percentiles + 1) * sizeof(double));
 		ro->percentiles[ro->nr_percentiles++] = p;
 	}
 	free(copy);
 	return ret;
+}
+
+int parse_drain_ms(const char *s, uint32_t *ms)
+{
+	uint64_t ns;
+
+	if (!parse_u32_range(s, 0, 3600000, ms))
+		return 0;
+	if (parse_time_ns(s, &ns) || !strpbrk(s, "smhdu") || ns > 3600000000000ULL)
+		return -1;
+	/* Rounded up: a wait asked for is never 0 ms, which means "do not wait". */
+	*ms = (uint32_t)((ns + 999999) / 1000000);
+	return 0;
 }
 
 /* fio's continue_on_error values that have a meaning here. */
@@ -206,6 +224,8 @@ void workload_free(struct workload *w)
 	free(w->images);
 	cpuset_free(&w->cpus);
 	free(w->ro.percentiles);
+	for (unsigned int i = 0; i < w->nr_filenames; i++)
+		free(w->filenames[i]);
 	free(w->filenames);
 }
 
@@ -217,8 +237,9 @@ static int add_filenames(struct workload *w, const char *list)
 {
 	char *copy = xstrdup(list), *p = copy, *out = copy, *start = copy;
 
-	free(w->filenames);
-	w->filenames = copy;	/* the names point into it */
+	/* Kept until workload_free(): the device names point into it. */
+	w->filenames = xrealloc(w->filenames, (w->nr_filenames + 1) * sizeof(*w->filenames));
+	w->filenames[w->nr_filenames++] = copy;
 	for (;; p++) {
 		if (*p == '\\' && p[1] == ':') {
 			*out++ = ':';
@@ -274,8 +295,32 @@ static int fio_cpus(struct workload *w, uint32_t numjobs, const char *allowed, b
 			return -1;
 		}
 	} else {
-		for (unsigned int i = 0; i < numjobs; i++)
-			cpuset_set(&set, i);
+		/* fio splits over the CPUs it may use: the first N online ones here. */
+		struct cpuset online = { 0 };
+		FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+		char *line = NULL;
+		size_t cap = 0;
+		unsigned int got = 0;
+
+		if (f && getline(&line, &cap, f) > 0) {
+			line[strcspn(line, "\n")] = '\0';
+			parse_cpulist(line, &online);
+		}
+		if (f)
+			fclose(f);
+		free(line);
+		for (unsigned int cpu = 0; got < numjobs && cpu < cpuset_limit(&online); cpu++)
+			if (cpuset_test(&online, cpu)) {
+				cpuset_set(&set, cpu);
+				got++;
+			}
+		cpuset_free(&online);
+		if (got < numjobs) {
+			fprintf(stderr, "blkload: %s: numjobs=%u with cpus_allowed_policy=split: only %u CPUs online\n",
+				cmd, numjobs, got);
+			cpuset_free(&set);
+			return -1;
+		}
 	}
 	cpuset_free(&w->cpus);
 	w->cpus = set;
@@ -310,35 +355,44 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
 	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
 
-	/* fio's kb_base changes how every size reads: taken first. */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *v = NULL;
-
-		if (!strncmp(argv[i], "--kb_base=", 10) || !strncmp(argv[i], "--kb-base=", 10))
-			v = argv[i] + 10;
-		else if ((!strcmp(argv[i], "--kb_base") || !strcmp(argv[i], "--kb-base")) &&
-			 i + 1 < argc)
-			v = argv[i + 1];
-		if (v && (parse_u32_range(v, 1000, 1024, &u32) || parse_set_kb_base(u32))) {
-			bad_value("kb_base", v, "1024 (k = 1024, KiB = 1000, fio's default) or 1000");
-			return -1;
+	/*
+	 * fio's kb_base changes how every size reads, wherever it stands:
+	 * a first, silent pass takes it (getopt's own matching, abbreviations
+	 * included), the second does the rest.
+	 */
+	parse_set_kb_base(1024);
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+		if (c != OPT_KB_BASE)
+			continue;
+		if (parse_u32_range(optarg, 1000, 1024, &u32) || parse_set_kb_base(u32)) {
+			opterr = 1;
+			return bad_value("kb_base", optarg,
+					 "1024 (k = 1024, KiB = 1000, fio's default) or 1000");
 		}
 	}
+	opterr = 1;
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		int ret = 0;
 
 		switch (c) {
-		case OPT_DEV:
+		case OPT_FILENAME:
 			/* fio's --filename=a:b names two; "\\:" is a ':' in a name. */
-			if (strchr(optarg, ':')) {
-				ret = add_filenames(w, optarg);
-				break;
-			}
+			ret = add_filenames(w, optarg);
+			break;
+		case OPT_DEV:	/* taken as it is: /dev/disk/by-path names have ':' */
 			w->devs = xrealloc(w->devs, (w->nr_devs + 1) * sizeof(*w->devs));
 			w->devs[w->nr_devs++] = optarg;
 			break;
 		case OPT_NAME:
+			/* In fio each --name starts a job; here one name for all. */
+			if (w->name) {
+				fprintf(stderr, "blkload: %s: --name once: one workload per command (fio job files come later)\n",
+					cmd);
+				return -1;
+			}
 			w->name = optarg;
 			break;
 		case OPT_OUTPUT:
@@ -362,7 +416,13 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			split = !strcmp(optarg, "split");
 			break;
 		case OPT_FIO_NOOP:
-			break;	/* what blkload does anyway */
+			/* What blkload does anyway: fio's bare form or =1. */
+			if (optarg && strcmp(optarg, "1") && strcmp(optarg, "true") &&
+			    !(!strcmp(opts[idx].name, "norandommap") && !strcmp(optarg, "0")) &&
+			    !(!strcmp(opts[idx].name, "invalidate") && !strcmp(optarg, "0")))
+				ret = bad_value(opts[idx].name, optarg,
+						"1 (blkload does that anyway; the other way is not supported)");
+			break;
 		case OPT_FIO_NO:
 			fprintf(stderr, "blkload: %s: --%s is a fio option blkload does not support\n",
 				cmd, opts[idx].name);
@@ -432,8 +492,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			      bad_value("randseed", optarg, "a number") : 0;
 			break;
 		case OPT_DRAIN:
-			ret = parse_u32_range(optarg, 0, 3600000, &w->drain_ms) ?
-			      bad_value("drain-timeout", optarg, "milliseconds") : 0;
+			ret = parse_drain_ms(optarg, &w->drain_ms) ?
+			      bad_value("drain-timeout", optarg,
+					"milliseconds, or a time such as 5s, up to 1h") : 0;
 			break;
 		case OPT_ALLOW_WRITE:
 			w->allow_write = true;
@@ -442,14 +503,20 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			w->force = true;
 			break;
 		case OPT_NO_LAT:
-			w->no_lat = true;
+			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1"))
+				ret = bad_value("gtod_reduce", optarg, "0 or 1");
+			w->no_lat = !optarg || !strcmp(optarg, "1");
 			break;
 		case OPT_PERCENTILES:
 			ret = parse_percentiles(optarg, &w->ro);
 			break;
 		case OPT_KB_BASE:
-			break;	/* taken before the others */
+			break;	/* taken by the first pass */
 		case OPT_TIME_BASED:
+			if (optarg && strcmp(optarg, "1"))
+				ret = bad_value("time_based", optarg,
+						"1: with --runtime, blkload always runs for that long");
+			break;
 			break;	/* a runtime is always time based here */
 		case OPT_PER_CPU:
 			w->ro.queues = true;

@@ -21,7 +21,8 @@ enum {
 	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
 	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_ENGINE, OPT_POOL, OPT_RBDNAME, OPT_CLIENTNAME,
 	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_KB_BASE, OPT_NAME, OPT_DIRECT, OPT_NUMJOBS,
-	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_HELP,
+	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
+	OPT_HELP,
 };
 
 struct workload {
@@ -42,7 +43,8 @@ struct workload {
 	const char *cpu_exclude;	/* processes left out of the client CPU */
 	const char *name;	/* fio's --name: the jobs' name in reports */
 	const char *output;	/* fio's --output: the report goes to this file */
-	char *filenames;	/* fio's --filename a:b, split into devs */
+	char **filenames;	/* fio's --filename a:b copies, devs point into them */
+	unsigned int nr_filenames;
 };
 
 /* Parses the workload options; returns 0, 1 after --help, or -1. */
@@ -50,5 +52,7 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd);
 void workload_free(struct workload *w);
 void workload_usage(FILE *f, const char *cmd);
 int parse_percentiles(const char *s, struct report_opts *ro);
+/* --drain-timeout: milliseconds, or a time with its unit, rounded up to ms. */
+int parse_drain_ms(const char *s, uint32_t *ms);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 
@@ -47,8 +48,25 @@ TEST(fio_numbers)
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", "--kb_base=1000", NULL));
 	EXPECT_EQ(1000000, w.size);
 	workload_free(&w);
-	ASSERT_EQ(0, parse_set_kb_base(1024));
+	/* Each parse starts from fio's default again; abbreviations count. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", NULL));
+	EXPECT_EQ(1048576, w.size);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", "--kb=1000", NULL));
+	EXPECT_EQ(1000000, w.size);
+	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--kb_base", "1001", NULL));
+	workload_free(&w);
+	/* Drain timeouts with units round up; a zero result is not "do not wait". */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--drain-timeout", "1500us", NULL));
+	EXPECT_EQ(2, w.drain_ms);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--drain_timeout", "5s", NULL));
+	EXPECT_EQ(5000, w.drain_ms);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--drain-timeout", "2h", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--percentile_list", "50:50", NULL));
 	workload_free(&w);
 }
 
@@ -88,12 +106,32 @@ TEST(fio_options_mapped)
 	EXPECT_STREQ("2-3", s);
 	free(s);
 	workload_free(&w);
-	/* numjobs with split and no list: that many CPUs from 0. */
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "3",
-			   "--cpus_allowed_policy", "split", NULL));
-	s = cpuset_format(&w.cpus);
-	EXPECT_STREQ("0-2", s);
-	free(s);
+	/* numjobs with split and no list: the first online CPUs. */
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
+		ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "2",
+				   "--cpus_allowed_policy", "split", NULL));
+		EXPECT_EQ(2, cpuset_count(&w.cpus));
+		workload_free(&w);
+	}
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numjobs", "65536",
+			    "--cpus_allowed_policy", "split", NULL));
+	workload_free(&w);
+	/* --filename twice: every name stays valid (they point into copies). */
+	ASSERT_EQ(0, parse(&w, "--filename=/dev/a:/dev/b", "--filename", "/dev/c:/dev/d", NULL));
+	ASSERT_EQ(4, w.nr_devs);
+	EXPECT_STREQ("/dev/a", w.devs[0]);
+	EXPECT_STREQ("/dev/d", w.devs[3]);
+	workload_free(&w);
+	/* --dev is taken as it is: by-path names have colons. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/disk/by-path/pci-0000:00:1f.2-ata-1", NULL));
+	ASSERT_EQ(1, w.nr_devs);
+	workload_free(&w);
+	/* fio's =1 form of flags; a second --name is refused. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--time_based=1", "--group_reporting=1",
+			   "--gtod_reduce=1", "--norandommap", NULL));
+	EXPECT_TRUE(w.no_lat);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--name=a", "--name=b", NULL));
 	workload_free(&w);
 }
 
@@ -104,6 +142,7 @@ TEST(fio_options_refused)
 		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
 		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
 		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_iops=5", NULL },
+		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
