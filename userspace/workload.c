@@ -400,19 +400,19 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		case OPT_DIRECT:
 			if (strcmp(optarg, "1") && strcmp(optarg, "true"))
-				ret = bad_value("direct", optarg,
+				ret = bad_value(opts[idx].name, optarg,
 						"1: blkload's IO never goes through the page cache");
 			break;
 		case OPT_NUMJOBS:
 			ret = parse_u32_range(optarg, 1, 65536, &numjobs) ?
-			      bad_value("numjobs", optarg, "a number from 1") : 0;
+			      bad_value(opts[idx].name, optarg, "a number from 1 to 65536") : 0;
 			break;
 		case OPT_CPUS_ALLOWED:
 			allowed = optarg;
 			break;
 		case OPT_CPUS_POLICY:
 			if (strcmp(optarg, "split") && strcmp(optarg, "shared"))
-				ret = bad_value("cpus_allowed_policy", optarg, "split or shared");
+				ret = bad_value(opts[idx].name, optarg, "split or shared");
 			split = !strcmp(optarg, "split");
 			break;
 		case OPT_FIO_NOOP:
@@ -429,17 +429,17 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			return -1;
 		case OPT_RW:
 			if (rw_parse(optarg, &w->rw))
-				ret = bad_value("rw", optarg,
+				ret = bad_value(opts[idx].name, optarg,
 						"one of read write randread randwrite rw randrw");
 			w->have_rw = true;
 			break;
 		case OPT_RWMIXREAD:
 			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
-			      bad_value("rwmixread", optarg, "a percentage 0-100") : 0;
+			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
 		case OPT_RWMIXWRITE:
 			ret = parse_u32_range(optarg, 0, 100, &u32) ?
-			      bad_value("rwmixwrite", optarg, "a percentage 0-100") : 0;
+			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			w->rwmixread = 100 - u32;
 			break;
 		case OPT_BS: {
@@ -447,53 +447,53 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 
 			/* Only the syntax here: the module says what it accepts. */
 			if (parse_size(optarg, &v) || v > UINT32_MAX)
-				ret = bad_value("bs", optarg, "a size such as 4k");
+				ret = bad_value(opts[idx].name, optarg, "a size such as 4k");
 			w->bs = (uint32_t)v;
 			break;
 		}
 		case OPT_IODEPTH:
 			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->iodepth) ?
-			      bad_value("iodepth", optarg, "a number") : 0;
+			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_BATCH:
 			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->batch) ?
-			      bad_value("iodepth_batch_submit", optarg, "a number") : 0;
+			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			w->have_batch = true;
 			break;
 		case OPT_CPUS:
 			ret = parse_cpulist(optarg, &w->cpus) ?
-			      bad_value("cpus", optarg, "a CPU list such as 0-3,8") : 0;
+			      bad_value(opts[idx].name, optarg, "a CPU list such as 0-3,8") : 0;
 			w->have_cpus = true;
 			break;
 		case OPT_OFFSET:
-			ret = parse_size(optarg, &w->offset) ? bad_value("offset", optarg, "a size") : 0;
+			ret = parse_size(optarg, &w->offset) ? bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_SIZE:
-			ret = parse_size(optarg, &w->size) ? bad_value("size", optarg, "a size") : 0;
+			ret = parse_size(optarg, &w->size) ? bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_IO_SIZE:
 			ret = parse_size(optarg, &w->io_size) ?
-			      bad_value("io_size", optarg, "a size") : 0;
+			      bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_RUNTIME:
 			ret = parse_time_ns(optarg, &w->runtime) ?
-			      bad_value("runtime", optarg, "a time such as 10s") : 0;
+			      bad_value(opts[idx].name, optarg, "a time such as 10s") : 0;
 			break;
 		case OPT_RAMP:
 			ret = parse_time_ns(optarg, &w->ramp) ?
-			      bad_value("ramp_time", optarg, "a time such as 2s") : 0;
+			      bad_value(opts[idx].name, optarg, "a time such as 2s") : 0;
 			break;
 		case OPT_NUMBER_IOS:
 			ret = parse_u64(optarg, &w->number_ios) ?
-			      bad_value("number_ios", optarg, "a number") : 0;
+			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_RANDSEED:
 			ret = parse_u64(optarg, &w->randseed) ?
-			      bad_value("randseed", optarg, "a number") : 0;
+			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_DRAIN:
 			ret = parse_drain_ms(optarg, &w->drain_ms) ?
-			      bad_value("drain-timeout", optarg,
+			      bad_value(opts[idx].name, optarg,
 					"milliseconds, or a time such as 5s, up to 1h") : 0;
 			break;
 		case OPT_ALLOW_WRITE:
@@ -504,7 +504,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		case OPT_NO_LAT:
 			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1"))
-				ret = bad_value("gtod_reduce", optarg, "0 or 1");
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
 			w->no_lat = !optarg || !strcmp(optarg, "1");
 			break;
 		case OPT_PERCENTILES:
@@ -514,7 +514,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;	/* taken by the first pass */
 		case OPT_TIME_BASED:
 			if (optarg && strcmp(optarg, "1"))
-				ret = bad_value("time_based", optarg,
+				ret = bad_value(opts[idx].name, optarg,
 						"1: with --runtime, blkload always runs for that long");
 			break;
 			break;	/* a runtime is always time based here */
@@ -540,12 +540,12 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		case OPT_RBD_CONN:
 			if (strcmp(optarg, "run") && strcmp(optarg, "job"))
-				ret = bad_value("rbd_connection", optarg, "run or job");
+				ret = bad_value(opts[idx].name, optarg, "run or job");
 			w->rbd_conn_per_job = !strcmp(optarg, "job");
 			break;
 		case OPT_COE:
 			ret = coe_parse(optarg, &w->coe) ?
-			      bad_value("continue_on_error", optarg,
+			      bad_value(opts[idx].name, optarg,
 					"one of none read write io all (verify: no verify yet)") : 0;
 			break;
 		case OPT_HELP:
