@@ -948,20 +948,15 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		{ "iodepth", required_argument, NULL, C_IODEPTH },
 		{ "runtime", required_argument, NULL, C_RUNTIME },
 		{ "ramp_time", required_argument, NULL, C_RAMP },
-		{ "ramp-time", required_argument, NULL, C_RAMP },
 		{ "repeat", required_argument, NULL, C_REPEAT },
 		{ "images", required_argument, NULL, C_IMAGES },
 		{ "count", required_argument, NULL, C_COUNT },
 		{ "cpus", required_argument, NULL, C_CPUS },
 		{ "randseed", required_argument, NULL, C_SEED },
 		{ "order-seed", required_argument, NULL, C_ORDER_SEED },
-		{ "order_seed", required_argument, NULL, C_ORDER_SEED },
 		{ "cpu-exclude", required_argument, NULL, C_CPU_EXCLUDE },
-		{ "cpu_exclude", required_argument, NULL, C_CPU_EXCLUDE },
 		{ "allow-write", no_argument, NULL, C_ALLOW_WRITE },
-		{ "allow_write", no_argument, NULL, C_ALLOW_WRITE },
 		{ "map-options", required_argument, NULL, C_MAP_OPTS },
-		{ "map_options", required_argument, NULL, C_MAP_OPTS },
 		{ "clientname", required_argument, NULL, C_CLIENT },
 		{ "output", required_argument, NULL, C_OUT },
 		{ "baseline", required_argument, NULL, C_BASELINE },
@@ -1138,6 +1133,12 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "blkload: compare: --baseline '%s': a path\n", c.baseline);
 		goto out;
 	}
+	for (size_t p = 0; p < c.paths.n; p++)
+		if (!strcmp(c.paths.v[p], "kernel") && access("/sys/module/blkload", F_OK)) {
+			fprintf(stderr, "blkload: compare: the kernel path needs the module: modprobe blkload (or leave it out with --paths)\n");
+			rc = 1;
+			goto out;
+		}
 	fill_result(&c);
 	if (c.baseline && c.r.baseline < 0) {
 		fprintf(stderr, "blkload: compare: --baseline %s is not among the paths run\n",

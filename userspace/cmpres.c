@@ -665,6 +665,7 @@ static void us(FILE *f, uint64_t ns, const char *sep)
 void cmp_write_md(const struct cmp_result *r, FILE *f)
 {
 	const char *base = r->baseline >= 0 ? r->paths[r->baseline] : NULL;
+	bool any = false;
 
 	fprintf(f, "| rw | bs | iodepth | path | IOPS | ±95%% CI | stdev | n | p50 us | p99 us | p99.9 us | CPU us/IO |");
 	if (base)
@@ -703,7 +704,9 @@ void cmp_write_md(const struct cmp_result *r, FILE *f)
 		}
 		free(bs);
 	}
-	if (base) {
+	for (unsigned int p = 0; base && p < r->npaths; p++)
+		any |= (int)p != r->baseline && r->avg_ratio[p] > 0;
+	if (any) {
 		fprintf(f, "\nAverage of averages (geometric mean of the per-cell ratios):");
 		for (unsigned int p = 0; p < r->npaths; p++)
 			if ((int)p != r->baseline && r->avg_ratio[p] > 0)
