@@ -201,3 +201,24 @@ bl_no_workers() {
 bl_no_timeout() {
 	echo 600000 >"/sys/block/$1/queue/io_timeout"
 }
+
+# The 4 KiB blocks of device/file $1 that carry blkload's sector stamp
+# (include/blkload/stamp.h: magic, then the block's own byte offset), as
+# "offset offset ..." ascending; fails if a stamp names another offset.
+bl_stamped() {
+	python3 - "$1" <<'PY'
+import struct, sys
+MAGIC = 0x44414f4c4b4c42
+out = []
+with open(sys.argv[1], 'rb') as f:
+    data = f.read()
+for off in range(0, len(data), 4096):
+    magic, where = struct.unpack_from('<QQ', data, off)
+    if magic == MAGIC:
+        if where != off:
+            print('# block at', off, 'says', where)
+            sys.exit(1)
+        out.append(off)
+print(' '.join(map(str, out)))
+PY
+}

@@ -69,23 +69,6 @@ librbd_exact() {
 }
 bl_check "librbd engine: 2 images x 200 random 4k writes, exact" librbd_exact
 
-# The blocks a seeded random write stamped on device $1, sorted.
-stamped() {
-	python3 - "$1" <<'PY'
-import struct, sys
-MAGIC = 0x44414f4c4b4c42
-out = []
-with open(sys.argv[1], 'rb') as f:
-    data = f.read()
-for off in range(0, len(data), 4096):
-    magic, where = struct.unpack_from('<QQ', data, off)
-    if magic == MAGIC:
-        if where != off:
-            sys.exit('block at %d says %d' % (off, where))
-        out.append(off)
-print(' '.join(map(str, out)))
-PY
-}
 krbd_librbd_same() {
 	local k l
 	rbd create rbd/seqk --size 16M && rbd create rbd/seql --size 16M || return 1
@@ -95,7 +78,7 @@ krbd_librbd_same() {
 	blkload run --engine librbd --pool rbd --rbdname seql --rw randwrite --allow-write \
 		--number_ios 150 --iodepth 4 --cpus 0-1 --randseed 9 >/dev/null || return 1
 	l=$(rbd map -o noudev rbd/seql) || return 1
-	stamped "$k" >"$tmp/k.blocks" && stamped "$l" >"$tmp/l.blocks" || return 1
+	bl_stamped "$k" >"$tmp/k.blocks" && bl_stamped "$l" >"$tmp/l.blocks" || return 1
 	rbd unmap -o noudev "$k"
 	rbd unmap -o noudev "$l"
 	echo "# krbd stamped $(wc -w <"$tmp/k.blocks") blocks, librbd $(wc -w <"$tmp/l.blocks")"

@@ -36,31 +36,13 @@ exact() {
 bl_check "io_uring: 10001 random reads on 2 CPUs exactly, each a device request" exact io_uring
 bl_check "libaio: 10001 random reads on 2 CPUs exactly, each a device request" exact libaio
 
-# The blocks a seeded random write stamped, as "offset offset ..." sorted.
-stamped() {
-	python3 - "$1" <<'PY'
-import struct, sys
-MAGIC = 0x44414f4c4b4c42
-out = []
-with open(sys.argv[1], 'rb') as f:
-    data = f.read()
-for off in range(0, len(data), 4096):
-    magic, where = struct.unpack_from('<QQ', data, off)
-    if magic == MAGIC:
-        if where != off:
-            print('# block at', off, 'says', where)
-            sys.exit(1)
-        out.append(off)
-print(' '.join(map(str, out)))
-PY
-}
 same_sequence() {
 	local engine
 	for engine in kernel io_uring libaio; do
 		bl_brd 16384
 		blkload run --engine "$engine" --dev /dev/ram0 --rw randwrite --allow-write \
 			--number_ios 300 --iodepth 4 --cpus 0-1 --randseed 77 >/dev/null || return 1
-		stamped /dev/ram0 >"$tmp/$engine.blocks" || return 1
+		bl_stamped /dev/ram0 >"$tmp/$engine.blocks" || return 1
 	done
 	echo "# kernel wrote $(wc -w <"$tmp/kernel.blocks") distinct blocks"
 	test "$(wc -w <"$tmp/kernel.blocks")" -gt 250 &&

@@ -286,14 +286,6 @@ void out_free(struct out *o)
 	free(o);
 }
 
-void json_write_string(FILE *f, const char *s)
-{
-	struct json_object *v = jstring(s);
-
-	fputs(json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE), f);
-	json_object_put(v);
-}
-
 char *fmt_bytes(uint64_t v)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };

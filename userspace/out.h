@@ -42,8 +42,6 @@ void out_bytes(struct out *o, const char *key, const char *label, uint64_t v);
 
 /* @s with what is not UTF-8 replaced by U+FFFD; malloc()ed. */
 char *utf8_clean(const char *s);
-/* Writes @s as a JSON string literal, with quotes and escapes (json-c). */
-void json_write_string(FILE *f, const char *s);
 /* Formats @v as "1.50 GiB" into a malloc()ed string (caller frees). */
 char *fmt_bytes(uint64_t v);
 
