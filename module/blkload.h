@@ -34,6 +34,7 @@
 
 #include <uapi/linux/blkload.h>
 #include <blkload/hist.h>
+#include <blkload/lat.h>
 #include <blkload/offset.h>
 #include <blkload/stamp.h>
 
@@ -48,16 +49,26 @@
 
 enum bl_op { BL_READ, BL_WRITE, BL_NR_OPS };
 
+/*
+ * Latencies as fio names them: slat from just before submit_bio() to its
+ * return, clat from there to bi_end_io(), lat the two together. A bio that
+ * completes inside submit_bio() has all of it in slat and a clat of 0.
+ */
 struct bl_op_stats {
 	u64 ios;		/* completed without error */
 	u64 bytes;
 	u64 errors;
-	u64 lat_min;		/* ns; U64_MAX until the first sample */
-	u64 lat_max;
-	u64 lat_sum;
-	u64 lat_sum_hi;		/* carries of lat_sum: the sum is 128 bits */
-	u64 hist[BL_HIST_NR];
+	struct bl_lat lat, clat, slat;
+	u64 hist[BL_HIST_NR];	/* of lat */
+	u64 chist[BL_HIST_NR];	/* of clat */
 };
+
+static inline void bl_op_stats_init(struct bl_op_stats *st)
+{
+	bl_lat_init(&st->lat);
+	bl_lat_init(&st->clat);
+	bl_lat_init(&st->slat);
+}
 
 struct bl_queue;
 
@@ -66,7 +77,8 @@ struct bl_slot {
 	struct bl_queue *q;
 	struct llist_node node;	/* on bl_queue.done once completed */
 	u64 off;		/* byte offset of its IO */
-	u64 submit_ns;
+	u64 submit_ns;		/* before its first submit_bio() */
+	u64 sent_ns;		/* after its last submit_bio() returned */
 	u64 done_ns;
 	blk_status_t status;
 	bool read;
@@ -127,6 +139,7 @@ struct bl_queue {
 	u64 last_done_ns;	/* the last completion's time stamp */
 	u64 end_ns;		/* the queue's last completion, once finished */
 	u64 turns;		/* local_clock() ns of its turns not yet charged CPU time */
+	u64 depth_t;		/* last time its in-flight level was counted */
 	unsigned int window;	/* after a refusal: most bios in flight; 0: iodepth */
 	u32 reason;		/* runtime or limit, when the queue ended on its own */
 	bool nowait;		/* submit with REQ_NOWAIT */
@@ -138,6 +151,7 @@ struct bl_queue {
 	struct u64_stats_sync sync;
 	u64 cpu_time;		/* ns of worker CPU time on this queue after the ramp */
 	u64 stall_max;
+	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];
 };
 
@@ -259,7 +273,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 bool bl_queue_pending(struct bl_queue *q);
 void bl_queue_add_cpu(struct bl_queue *q, u64 ns);
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
-			 u64 *cpu_time, u64 *stall_max);
+			 u64 *cpu_time, u64 *stall_max, u64 *depth_ns);
 u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);
 unsigned long bl_queue_inflight(const struct bl_queue *q);
 

@@ -156,7 +156,7 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 		mix = job->p.rwmixread;
 	}
 
-	q = kzalloc_node(sizeof(*q), GFP_KERNEL, node);
+	q = kvzalloc_node(sizeof(*q), GFP_KERNEL, node);
 	if (!q)
 		return -ENOMEM;
 	job->queues[index] = q;
@@ -168,7 +168,7 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 	INIT_LIST_HEAD(&q->node);
 	u64_stats_init(&q->sync);
 	for (i = 0; i < BL_NR_OPS; i++)
-		q->st[i].lat_min = U64_MAX;
+		bl_op_stats_init(&q->st[i]);
 	if (!bl_gen_init(&q->gen, job->p.randseed, index, job->nr_queues, random, mix,
 			 job->p.offset, job->p.size, job->p.bs))
 		return -EINVAL;
@@ -221,7 +221,7 @@ void bl_queue_free(struct bl_queue *q)
 	if (!q)
 		return;
 	bl_queue_release(q);
-	kfree(q);
+	kvfree(q);
 }
 
 /* Before the queue is handed to its worker; job->start_ns is set. */
@@ -246,12 +246,13 @@ static void bl_queue_reset_stats(struct bl_queue *q)
 		u64 errors = q->st[i].errors;
 
 		memset(&q->st[i], 0, sizeof(q->st[i]));
+		bl_op_stats_init(&q->st[i]);
 		/* Errors are never forgotten, not even those of the ramp. */
 		q->st[i].errors = errors;
-		q->st[i].lat_min = U64_MAX;
 	}
 	q->cpu_time = 0;
 	q->stall_max = 0;
+	memset(q->depth_ns, 0, sizeof(q->depth_ns));
 	u64_stats_update_end(&q->sync);
 }
 
@@ -278,17 +279,19 @@ static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 	st->ios++;
 	st->bytes += job->p.bs;
 	if (!job->p.no_lat) {
-		/* Clocks of two CPUs are never trusted to be ordered. */
-		u64 lat = slot->done_ns > slot->submit_ns ? slot->done_ns - slot->submit_ns : 0;
+		/*
+		 * Clocks of two CPUs are never trusted to be ordered; a bio
+		 * done inside submit_bio() has its whole time in slat.
+		 */
+		u64 done = max(slot->done_ns, slot->sent_ns);
+		u64 lat = done > slot->submit_ns ? done - slot->submit_ns : 0;
+		u64 slat = slot->sent_ns > slot->submit_ns ? slot->sent_ns - slot->submit_ns : 0;
 
-		if (lat < st->lat_min)
-			st->lat_min = lat;
-		if (lat > st->lat_max)
-			st->lat_max = lat;
-		st->lat_sum += lat;
-		if (st->lat_sum < lat)
-			st->lat_sum_hi++;
+		bl_lat_add(&st->lat, lat);
+		bl_lat_add(&st->slat, slat);
+		bl_lat_add(&st->clat, lat - slat);
 		st->hist[bl_hist_idx(lat)]++;
+		st->chist[bl_hist_idx(lat - slat)]++;
 	}
 	u64_stats_update_end(&q->sync);
 }
@@ -442,6 +445,9 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			if (!no_lat && !again)
 				slot->submit_ns = ktime_get_ns();
 			submit_bio(&slot->bio);
+			/* Ours until reaped by this worker, completed or not. */
+			if (!no_lat)
+				slot->sent_ns = ktime_get_ns();
 		}
 		if (b > 1)
 			blk_finish_plug(&plug);
@@ -484,6 +490,13 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	struct bl_job *job = q->job;
 	bool busy = false, limit;
 
+	/* Since the last turn (none yet: 0) the worker saw q->inflight IOs outstanding. */
+	if (q->ramp_done && q->depth_t && now > q->depth_t) {
+		u64_stats_update_begin(&q->sync);
+		q->depth_ns[bl_depth_idx(q->inflight)] += now - q->depth_t;
+		u64_stats_update_end(&q->sync);
+	}
+	q->depth_t = now;
 	if (!llist_empty(&q->done)) {
 		bl_queue_reap(q, now);
 		busy = true;
@@ -550,7 +563,7 @@ bool bl_queue_pending(struct bl_queue *q)
  * reads q->finished and q->ramp_done (acquire) first.
  */
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
-			 u64 *cpu_time, u64 *stall_max)
+			 u64 *cpu_time, u64 *stall_max, u64 *depth_ns)
 {
 	unsigned int start, i;
 
@@ -560,15 +573,17 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 			st[i].ios = q->st[i].ios;
 			st[i].bytes = q->st[i].bytes;
 			st[i].errors = q->st[i].errors;
-			st[i].lat_min = q->st[i].lat_min;
-			st[i].lat_max = q->st[i].lat_max;
-			st[i].lat_sum = q->st[i].lat_sum;
-			st[i].lat_sum_hi = q->st[i].lat_sum_hi;
-			if (hist)
+			st[i].lat = q->st[i].lat;
+			st[i].clat = q->st[i].clat;
+			st[i].slat = q->st[i].slat;
+			if (hist) {
 				memcpy(st[i].hist, q->st[i].hist, sizeof(st[i].hist));
+				memcpy(st[i].chist, q->st[i].chist, sizeof(st[i].chist));
+			}
 		}
 		*cpu_time = q->cpu_time;
 		*stall_max = q->stall_max;
+		memcpy(depth_ns, q->depth_ns, sizeof(q->depth_ns));
 	} while (u64_stats_fetch_retry(&q->sync, start));
 }
 

@@ -285,6 +285,27 @@ static int blkload_nl_job_detach_doit(struct sk_buff *skb, struct genl_info *inf
 	return blkload_nl_job_ctl(skb, info, bl_job_detach);
 }
 
+static int bl_nl_put_lat(struct sk_buff *msg, int type, const struct bl_lat *l,
+			 const u64 *hist)
+{
+	struct nlattr *nest = nla_nest_start(msg, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_MIN, l->min == U64_MAX ? 0 : l->min, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_MAX, l->max, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_SUM, l->sum, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_SUM_HI, l->sum_hi, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_SQ, l->sq, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_SQ_HI, l->sq_hi, 0) ||
+	    (hist && nla_put(msg, BLKLOAD_A_LAT_STATS_LAT_HIST, sizeof(u64) * BL_HIST_NR, hist))) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats *st, bool hist)
 {
 	struct nlattr *nest = nla_nest_start(msg, type);
@@ -295,11 +316,15 @@ static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats 
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_BYTES, st->bytes, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_ERRORS, st->errors, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_MIN,
-			      st->lat_min == U64_MAX ? 0 : st->lat_min, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_MAX, st->lat_max, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM, st->lat_sum, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM_HI, st->lat_sum_hi, 0) ||
-	    (hist && nla_put(msg, BLKLOAD_A_OP_STATS_HIST, sizeof(st->hist), st->hist))) {
+			      st->lat.min == U64_MAX ? 0 : st->lat.min, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_MAX, st->lat.max, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM, st->lat.sum, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM_HI, st->lat.sum_hi, 0) ||
+	    (hist && nla_put(msg, BLKLOAD_A_OP_STATS_HIST, sizeof(st->hist), st->hist)) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ, st->lat.sq, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ_HI, st->lat.sq_hi, 0) ||
+	    bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_CLAT, &st->clat, hist ? st->chist : NULL) ||
+	    bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_SLAT, &st->slat, NULL)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -314,13 +339,15 @@ static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, boo
 	sum->ios += st->ios;
 	sum->bytes += st->bytes;
 	sum->errors += st->errors;
-	sum->lat_min = min(sum->lat_min, st->lat_min);
-	sum->lat_max = max(sum->lat_max, st->lat_max);
-	sum->lat_sum += st->lat_sum;
-	sum->lat_sum_hi += st->lat_sum_hi + (sum->lat_sum < st->lat_sum);
-	if (hist)
-		for (i = 0; i < BL_HIST_NR; i++)
+	bl_lat_merge(&sum->lat, &st->lat);
+	bl_lat_merge(&sum->clat, &st->clat);
+	bl_lat_merge(&sum->slat, &st->slat);
+	if (hist) {
+		for (i = 0; i < BL_HIST_NR; i++) {
 			sum->hist[i] += st->hist[i];
+			sum->chist[i] += st->chist[i];
+		}
+	}
 }
 
 /* Statistics as of now; buffers for the copies come from the caller. */
@@ -328,16 +355,17 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 			   struct bl_op_stats *sum, struct bl_op_stats *st)
 {
 	u64 cpu = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
+	u64 depth[BL_DEPTH_NR] = { 0 };
 	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
 	bool ramp_done = true;
 	struct nlattr *nest, *qn;
-	unsigned int i, op;
+	unsigned int i, op, d;
 
 	/* Pairs with the smp_wmb() in bl_job_start(): start_ns is set. */
 	smp_rmb();
 	memset(sum, 0, sizeof(*sum) * BL_NR_OPS);
 	for (op = 0; op < BL_NR_OPS; op++)
-		sum[op].lat_min = U64_MAX;
+		bl_op_stats_init(&sum[op]);
 
 	nest = nla_nest_start(msg, BLKLOAD_A_STATS);
 	if (!nest)
@@ -345,14 +373,16 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	first = U64_MAX;
 	for (i = 0; i < job->nr_queues; i++) {
 		struct bl_queue *q = job->queues[i];
+		u64 qcpu, qstall, qdepth[BL_DEPTH_NR];
 		bool finished, qramp;
-		u64 qcpu, qstall;
 
 		/* Pairs with bl_queue_service(), before the copy: end_ns is set. */
 		finished = smp_load_acquire(&q->finished);
 		/* Likewise: the ramp's reset is done and count_start_ns is set. */
 		qramp = started && smp_load_acquire(&q->ramp_done);
-		bl_queue_read_stats(q, st, hist, &qcpu, &qstall);
+		bl_queue_read_stats(q, st, hist, &qcpu, &qstall, qdepth);
+		for (d = 0; d < BL_DEPTH_NR; d++)
+			depth[d] += qdepth[d];
 		if (qramp)
 			qstall = max(qstall, bl_queue_stall_now(q, now));
 		for (op = 0; op < BL_NR_OPS; op++)
@@ -375,7 +405,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 				      bl_queue_inflight(q), 0) ||
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false) ||
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false) ||
-		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0))
+		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0) ||
+		    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(qdepth), qdepth))
 			goto err_cancel;
 		nla_nest_end(msg, qn);
 	}
@@ -386,7 +417,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	    (ramp_done && nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
 	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist) ||
 	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0))
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0) ||
+	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth))
 		goto err_cancel;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -452,9 +484,9 @@ static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 		    nla_total_size(cpumask_size());
 
 	if (hist)
-		sz += 2 * nla_total_size(sizeof(u64) * BL_HIST_NR);
+		sz += 4 * nla_total_size(sizeof(u64) * BL_HIST_NR);
 	if (queues)
-		sz += job->nr_queues * 512;
+		sz += job->nr_queues * 1024;
 	return sz;
 }
 

@@ -44,6 +44,7 @@ const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1] = {
 	[BLKLOAD_A_STATS_QUEUE] = NLA_POLICY_NESTED(blkload_queue_stats_nl_policy),
 	[BLKLOAD_A_STATS_RAMP_DONE] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_STATS_STALL_MAX] = { .type = NLA_U64, },
+	[BLKLOAD_A_STATS_DEPTH_TIME] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1] = {
@@ -53,6 +54,7 @@ const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX 
 	[BLKLOAD_A_QUEUE_STATS_READ] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_STATS_WRITE] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_STATS_STALL_MAX] = { .type = NLA_U64, },
+	[BLKLOAD_A_QUEUE_STATS_DEPTH_TIME] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] = {
@@ -64,6 +66,20 @@ const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] =
 	[BLKLOAD_A_OP_STATS_LAT_SUM] = { .type = NLA_U64, },
 	[BLKLOAD_A_OP_STATS_HIST] = { .type = NLA_BINARY, },
 	[BLKLOAD_A_OP_STATS_LAT_SUM_HI] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_LAT_SQ] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_LAT_SQ_HI] = { .type = NLA_U64, },
+	[BLKLOAD_A_OP_STATS_CLAT] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
+	[BLKLOAD_A_OP_STATS_SLAT] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
+};
+
+const struct nla_policy blkload_lat_stats_nl_policy[BLKLOAD_A_LAT_STATS_MAX + 1] = {
+	[BLKLOAD_A_LAT_STATS_LAT_MIN] = { .type = NLA_U64, },
+	[BLKLOAD_A_LAT_STATS_LAT_MAX] = { .type = NLA_U64, },
+	[BLKLOAD_A_LAT_STATS_LAT_SUM] = { .type = NLA_U64, },
+	[BLKLOAD_A_LAT_STATS_LAT_SUM_HI] = { .type = NLA_U64, },
+	[BLKLOAD_A_LAT_STATS_LAT_SQ] = { .type = NLA_U64, },
+	[BLKLOAD_A_LAT_STATS_LAT_SQ_HI] = { .type = NLA_U64, },
+	[BLKLOAD_A_LAT_STATS_LAT_HIST] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {

@@ -13,6 +13,7 @@
 extern const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1];
 extern const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1];
 extern const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1];
+extern const struct nla_policy blkload_lat_stats_nl_policy[BLKLOAD_A_LAT_STATS_MAX + 1];
 extern const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1];
 
 #endif /* _BLKLOAD_NL_GEN_H */

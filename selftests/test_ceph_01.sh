@@ -97,9 +97,11 @@ bl_check "io_uring engine on $dev: 300 random writes exactly" uring_rbd
 text_report() {
 	blkload run "${args[@]}" --rw randread --bs 4k --iodepth 16 --runtime 1 >"$tmp/t.txt" 2>&1
 	sed 's/^/# /' "$tmp/t.txt"
-	test "$(grep -c '^/dev/rbd[0-9]*: (job [0-9]*) rw=randread, bs=4096, iodepth=16, cpus=0: done (runtime)' "$tmp/t.txt")" = 4 &&
-		test "$(grep -c '^  read: IOPS=[0-9]*, .*errors=0$' "$tmp/t.txt")" = 5 &&
-		grep -q '^All jobs: 4 queues$' "$tmp/t.txt"
+	test "$(grep -c '^/dev/rbd[0-9]*: (groupid=0, jobs=1): err= 0: job [0-9]* on /dev/rbd[0-9]*, rw=randread, bs=4096, iodepth=16, cpus=0: done (runtime)' "$tmp/t.txt")" = 4 &&
+		test "$(grep -c '^  read: IOPS=[0-9.]*k\?, BW=[0-9.]*[KMG]\?i\?B/s ([0-9.]*[kMG]\?B/s)([0-9.]*[KMG]\?i\?B/[0-9]*msec)$' "$tmp/t.txt")" = 5 &&
+		grep -q '^All jobs: (groupid=0, jobs=4): err= 0: 4 queues$' "$tmp/t.txt" &&
+		test "$(grep -c '^  rbd[0-9]*: ios=[0-9]*/[0-9]*, merge=' "$tmp/t.txt")" = 4 &&
+		grep -q '^   READ: bw=' "$tmp/t.txt"
 }
 bl_check "krbd: the text report names each device and the sum" text_report
 

@@ -34,7 +34,7 @@ run_text() {
 	vg blkload run --dev /dev/nullb0 --rw randrw --number_ios 500 --iodepth 8 --cpus 0-1 \
 		--per-cpu --allow-write || return 1
 	sed 's/^/# /' "$tmp/out"
-	grep -q '^/dev/nullb0: (job [0-9]*) rw=randrw, bs=4096, iodepth=8, cpus=0-1: done (limit)' \
+	grep -q '^/dev/nullb0: (groupid=0, jobs=1): err= 0: job [0-9]* on /dev/nullb0, rw=randrw, bs=4096, iodepth=8, cpus=0-1: done (limit)' \
 		"$tmp/out" &&
 		test "$(grep -c '^  cpu [01]: read ios=' "$tmp/out")" = 2 &&
 		test "$(sed -n 's/^  cpu [01]: read ios=\([0-9]*\), write ios=\([0-9]*\),.*/\1 \2/p' \
@@ -68,7 +68,7 @@ bl_check "list: the job, running and detached" list_it
 stats_it() {
 	vg blkload stats --per-cpu "$id" || return 1
 	sed 's/^/# /' "$tmp/out"
-	grep -q "^/dev/nullb0: (job $id) rw=read, .*: running" "$tmp/out" &&
+	grep -q "^/dev/nullb0: (groupid=0, jobs=1): err= 0: job $id on /dev/nullb0, rw=read, .*: running" "$tmp/out" &&
 		grep -q '^  cpu 0: read ios=[1-9]' "$tmp/out"
 }
 bl_check "stats: the running job, IOs on CPU 0" stats_it

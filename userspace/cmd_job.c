@@ -335,7 +335,8 @@ static void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n
 }
 
 static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
-		       const struct workload *w, const struct cpu_window *cw)
+		       const struct workload *w, const struct cpu_window *cw,
+		       const struct disk_util *du, unsigned int nr_du)
 {
 	struct out *o = out_new(stdout, ctx->json, ctx->pretty);
 	struct report_opts ro = w->ro;
@@ -343,18 +344,26 @@ static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 
 	ro.bins = w->bins;
 	if (ctx->json) {
-		time_t t = time(NULL);
+		struct timespec ts;
 		char buf[64];
 
-		strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&t));
+		clock_gettime(CLOCK_REALTIME, &ts);
+		strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&ts.tv_sec));
 		out_str(o, "blkload version", NULL, "blkload-" BLKLOAD_CLI_VERSION);
-		out_u64(o, "timestamp", NULL, (uint64_t)t, NULL);
+		/* Read by fio's consumers; it names what wrote the file. */
+		out_str(o, "fio version", NULL, "blkload-" BLKLOAD_CLI_VERSION);
+		out_u64(o, "timestamp", NULL, (uint64_t)ts.tv_sec, NULL);
+		out_u64(o, "timestamp_ms", NULL,
+			(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, NULL);
 		out_str(o, "time", NULL, buf);
+		out_begin_object(o, "global options", NULL);
+		out_end_object(o);
 		out_begin_array(o, "jobs", NULL);
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		char *name = NULL;
 
+		jobs[i].opts = &w->opts;
 		/* --name: the JSON jobname; in text both, so devices stay apart. */
 		if (w->name && !ctx->json)
 			name = xasprintf("%s (%s)", w->name, jobs[i].path);
@@ -369,8 +378,78 @@ static void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		report_job(o, "all_jobs", &sum, "All jobs", &ro);
 	if (cw && cw->ended)
 		cpu_report(o, &cw->a, &cw->b, sum.op[OP_READ].ios + sum.op[OP_WRITE].ios, &cw->ex);
+	if (!ctx->json && du)
+		report_group(jobs, n, 0);
+	if (du)
+		report_disks(o, du, nr_du);
 	out_free(o);
 	job_clear(&sum);
+}
+
+/*
+ * The devices' own counters around a run (fio's disk_util), each device
+ * once; those without counters (an image of the librbd engine) are left out.
+ */
+struct disks {
+	struct disk_util *a, *b;
+	const char **path;
+	unsigned int na, nb;
+	double t0;
+};
+
+static void disks_begin(struct disks *d, char **paths, unsigned int n)
+{
+	memset(d, 0, sizeof(*d));
+	d->a = xcalloc(n ? n : 1, sizeof(*d->a));
+	d->b = xcalloc(n ? n : 1, sizeof(*d->b));
+	d->path = xcalloc(n ? n : 1, sizeof(*d->path));
+	for (unsigned int i = 0; i < n; i++) {
+		struct disk_util x;
+		bool seen = false;
+
+		if (disk_sample(paths[i], &x))
+			continue;
+		for (unsigned int k = 0; k < d->na; k++)
+			seen |= !strcmp(d->a[k].name, x.name);
+		if (seen) {
+			disk_util_free(&x);
+			continue;
+		}
+		d->path[d->na] = paths[i];
+		d->a[d->na++] = x;
+	}
+	d->t0 = now_s();
+}
+
+static void disks_end(struct disks *d)
+{
+	uint64_t wall = (uint64_t)((now_s() - d->t0) * 1e9);
+
+	for (unsigned int i = 0; i < d->na; i++) {
+		struct disk_util x;
+
+		/* The same device still (not another one at that path now). */
+		if (disk_sample(d->path[i], &x))
+			continue;
+		if (strcmp(x.name, d->a[i].name)) {
+			disk_util_free(&x);
+			continue;
+		}
+		disk_delta(&d->a[i], &x, wall);
+		d->b[d->nb++] = x;
+	}
+}
+
+static void disks_free(struct disks *d)
+{
+	for (unsigned int i = 0; i < d->na; i++)
+		disk_util_free(&d->a[i]);
+	for (unsigned int i = 0; i < d->nb; i++)
+		disk_util_free(&d->b[i]);
+	free(d->a);
+	free(d->b);
+	free(d->path);
+	memset(d, 0, sizeof(*d));
 }
 
 /* Deletes what was made (freed once drained), reporting, not failing on, errors. */
@@ -399,6 +478,7 @@ static int run_engine(struct ctx *ctx, struct workload *w, bool detached)
 {
 	const struct engine_ops *ops = engine_find(w->engine);
 	struct cpu_window cw = { 0 };
+	struct disks dk = { 0 };
 	unsigned int n;
 	struct job *jobs;
 	int rc = 1;
@@ -428,8 +508,10 @@ static int run_engine(struct ctx *ctx, struct workload *w, bool detached)
 	catch_signals();
 	n = ops->images ? w->nr_images : w->nr_devs;
 	jobs = xcalloc(n ? n : 1, sizeof(*jobs));
+	disks_begin(&dk, ops->images ? NULL : w->devs, ops->images ? 0 : w->nr_devs);
 	if (!engine_run(ops, w, &interrupted, jobs, &cw)) {
-		report_all(ctx, jobs, n, w, &cw);
+		disks_end(&dk);
+		report_all(ctx, jobs, n, w, &cw, dk.b, dk.nb);
 		rc = 0;
 		for (unsigned int i = 0; i < n; i++)
 			if (jobs[i].error || jobs[i].op[OP_READ].errors ||
@@ -439,6 +521,7 @@ static int run_engine(struct ctx *ctx, struct workload *w, bool detached)
 	for (unsigned int i = 0; i < n; i++)
 		job_clear(&jobs[i]);
 	free(jobs);
+	disks_free(&dk);
 	cpu_exclude_free(&cw.ex);
 	workload_free(w);
 	return rc;
@@ -453,6 +536,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	struct job *jobs = NULL;
 	struct nl_sock *ev = NULL;
 	struct cpu_window cw = { 0 };
+	struct disks dk = { 0 };
 	unsigned int n = 0;
 	int ret, rc = 1;
 
@@ -495,6 +579,8 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	/* Joined before the start, so that no job-done event can be missed. */
 	if (!detached)
 		ev = events_open();
+	if (!detached)
+		disks_begin(&dk, w.devs, w.nr_devs);
 	if (jobs_start(&nl, ids, n)) {
 		bl_nl_perror(&nl, "start");
 		goto out_del;
@@ -575,9 +661,10 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		if (tty && last_shown > t0)
 			fputs("\r\033[K", stderr);
 	}
+	disks_end(&dk);
 	if (jobs_get(&nl, ids, n, jobs, true, w.ro.queues) < 0)
 		goto out_del;
-	report_all(ctx, jobs, n, &w, &cw);
+	report_all(ctx, jobs, n, &w, &cw, dk.b, dk.nb);
 	rc = 0;
 	for (unsigned int i = 0; i < n; i++)
 		if (jobs[i].error || jobs[i].op[OP_READ].errors || jobs[i].op[OP_WRITE].errors ||
@@ -592,6 +679,7 @@ out:
 			job_clear(&jobs[i]);
 	free(jobs);
 	free(ids);
+	disks_free(&dk);
 	if (ev)
 		nl_socket_free(ev);
 	bl_nl_close(&nl);
@@ -731,7 +819,7 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		got++;
 	}
 	if (got)
-		report_all(ctx, jobs, got, &w, NULL);
+		report_all(ctx, jobs, got, &w, NULL, NULL, 0);
 	if (stop) {
 		report_undrained(jobs, got, w.drain_ms);
 		for (i = 0; i < got; i++)

@@ -105,12 +105,12 @@ static double get_d(struct json_object *o, const char *key)
 /* Adds the bins of one direction ({"midpoint ns": count}) to @hist. */
 static void add_bins(uint64_t *hist, uint64_t *total, struct json_object *op)
 {
-	struct json_object *lat = get(op, "clat_ns");
-	struct json_object *bins;
+	/* Total latency (from before the submit call); fio's own output has clat bins. */
+	struct json_object *lat = get(op, "lat_ns");
+	struct json_object *bins = get(lat, "bins");
 
-	if (!lat)
-		lat = get(op, "lat_ns");
-	bins = get(lat, "bins");
+	if (!bins || !json_object_is_type(bins, json_type_object))
+		bins = get(get(op, "clat_ns"), "bins");
 	if (!bins || !json_object_is_type(bins, json_type_object))
 		return;
 	json_object_object_foreach(bins, key, val) {

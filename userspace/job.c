@@ -68,10 +68,55 @@ const char *reason_name(uint32_t r)
 	return r < ARRAY_SIZE(reason_names) ? reason_names[r] : "?";
 }
 
-static void op_clear(struct op_stats *op)
+void op_clear(struct op_stats *op)
 {
 	free(op->hist);
+	free(op->chist);
 	memset(op, 0, sizeof(*op));
+}
+
+static uint64_t *hist_parse(const struct nlattr *a)
+{
+	size_t len;
+	uint64_t *h;
+
+	if (!a)
+		return NULL;
+	len = (size_t)nla_len(a);
+	h = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+	if (len > BL_HIST_NR * sizeof(uint64_t))
+		len = BL_HIST_NR * sizeof(uint64_t);
+	memcpy(h, nla_data((struct nlattr *)a), len);
+	return h;
+}
+
+static int lat_parse(const struct nlattr *nest, struct bl_lat *l, uint64_t **hist)
+{
+	struct nlattr *tb[BLKLOAD_A_LAT_STATS_MAX + 1];
+
+	if (nla_parse_nested(tb, BLKLOAD_A_LAT_STATS_MAX, (struct nlattr *)nest, NULL) < 0)
+		return -1;
+	nla_get_u64_checked(tb[BLKLOAD_A_LAT_STATS_LAT_MIN], &l->min);
+	nla_get_u64_checked(tb[BLKLOAD_A_LAT_STATS_LAT_MAX], &l->max);
+	nla_get_u64_checked(tb[BLKLOAD_A_LAT_STATS_LAT_SUM], &l->sum);
+	nla_get_u64_checked(tb[BLKLOAD_A_LAT_STATS_LAT_SUM_HI], &l->sum_hi);
+	nla_get_u64_checked(tb[BLKLOAD_A_LAT_STATS_LAT_SQ], &l->sq);
+	nla_get_u64_checked(tb[BLKLOAD_A_LAT_STATS_LAT_SQ_HI], &l->sq_hi);
+	if (hist)
+		*hist = hist_parse(tb[BLKLOAD_A_LAT_STATS_LAT_HIST]);
+	return 0;
+}
+
+static void depth_parse(const struct nlattr *a, uint64_t *depth)
+{
+	size_t len;
+
+	if (!a)
+		return;
+	len = (size_t)nla_len(a);
+	if (len > BL_DEPTH_NR * sizeof(uint64_t))
+		len = BL_DEPTH_NR * sizeof(uint64_t);
+	memcpy(depth, nla_data((struct nlattr *)a), len);
 }
 
 static int op_parse(const struct nlattr *nest, struct op_stats *op)
@@ -86,17 +131,19 @@ static int op_parse(const struct nlattr *nest, struct op_stats *op)
 	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_IOS], &op->ios);
 	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_BYTES], &op->bytes);
 	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_ERRORS], &op->errors);
-	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_MIN], &op->lat_min);
-	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_MAX], &op->lat_max);
-	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SUM], &op->lat_sum);
-	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SUM_HI], &op->lat_sum_hi);
-	if (tb[BLKLOAD_A_OP_STATS_HIST]) {
-		size_t len = (size_t)nla_len(tb[BLKLOAD_A_OP_STATS_HIST]);
-
-		op->hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
-		if (len > BL_HIST_NR * sizeof(uint64_t))
-			len = BL_HIST_NR * sizeof(uint64_t);
-		memcpy(op->hist, nla_data(tb[BLKLOAD_A_OP_STATS_HIST]), len);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_MIN], &op->lat.min);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_MAX], &op->lat.max);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SUM], &op->lat.sum);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SUM_HI], &op->lat.sum_hi);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SQ], &op->lat.sq);
+	nla_get_u64_checked(tb[BLKLOAD_A_OP_STATS_LAT_SQ_HI], &op->lat.sq_hi);
+	op->hist = hist_parse(tb[BLKLOAD_A_OP_STATS_HIST]);
+	/* A module before ABI 2's appended latencies sends lat alone. */
+	if (tb[BLKLOAD_A_OP_STATS_CLAT] && tb[BLKLOAD_A_OP_STATS_SLAT]) {
+		if (lat_parse(tb[BLKLOAD_A_OP_STATS_CLAT], &op->clat, &op->chist) ||
+		    lat_parse(tb[BLKLOAD_A_OP_STATS_SLAT], &op->slat, NULL))
+			return -1;
+		op->split = true;
 	}
 	return 0;
 }
@@ -112,6 +159,7 @@ static int queue_parse(const struct nlattr *nest, struct queue_stats *q)
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_CPU_TIME], &q->cpu_time);
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_INFLIGHT], &q->inflight);
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_STALL_MAX], &q->stall_max);
+	depth_parse(tb[BLKLOAD_A_QUEUE_STATS_DEPTH_TIME], q->depth_ns);
 	if (op_parse(tb[BLKLOAD_A_QUEUE_STATS_READ], &q->op[OP_READ]) ||
 	    op_parse(tb[BLKLOAD_A_QUEUE_STATS_WRITE], &q->op[OP_WRITE]))
 		return -1;
@@ -133,6 +181,7 @@ static int stats_parse(const struct nlattr *nest, struct job *j)
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_INFLIGHT], &j->inflight);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_STALL_MAX], &j->stall_max);
 	j->ramp_done = tb[BLKLOAD_A_STATS_RAMP_DONE] != NULL;
+	depth_parse(tb[BLKLOAD_A_STATS_DEPTH_TIME], j->depth_ns);
 	if (op_parse(tb[BLKLOAD_A_STATS_READ], &j->op[OP_READ]) ||
 	    op_parse(tb[BLKLOAD_A_STATS_WRITE], &j->op[OP_WRITE]))
 		return -1;
@@ -209,28 +258,52 @@ void job_clear(struct job *j)
 	memset(j, 0, sizeof(*j));
 }
 
+/* Adds the latencies of @bn samples in @b to @an in @a; a min of no sample is no min. */
+static void lat_sum(struct bl_lat *a, uint64_t an, const struct bl_lat *b, uint64_t bn)
+{
+	uint64_t min = a->min;
+
+	bl_lat_merge(a, b);
+	if (!bn)
+		a->min = min;
+	else if (an && min < b->min)
+		a->min = min;
+	else
+		a->min = b->min;
+}
+
+static void hist_sum(uint64_t **a, const uint64_t *b)
+{
+	if (!b)
+		return;
+	if (!*a)
+		*a = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+	for (unsigned int k = 0; k < BL_HIST_NR; k++)
+		(*a)[k] += b[k];
+}
+
+void op_sum(struct op_stats *x, const struct op_stats *y)
+{
+	bool first = !x->ios && !x->errors && !x->split;
+
+	lat_sum(&x->lat, x->ios, &y->lat, y->ios);
+	lat_sum(&x->clat, x->ios, &y->clat, y->ios);
+	lat_sum(&x->slat, x->ios, &y->slat, y->ios);
+	/* Split latencies only when every part has them. */
+	x->split = (first || x->split) && y->split;
+	x->ios += y->ios;
+	x->bytes += y->bytes;
+	x->errors += y->errors;
+	hist_sum(&x->hist, y->hist);
+	hist_sum(&x->chist, y->chist);
+}
+
 void job_sum(struct job *a, const struct job *b)
 {
-	for (int i = 0; i < NR_OPS; i++) {
-		struct op_stats *x = &a->op[i];
-		const struct op_stats *y = &b->op[i];
-
-		if (y->ios && (!x->ios || y->lat_min < x->lat_min))
-			x->lat_min = y->lat_min;
-		if (y->lat_max > x->lat_max)
-			x->lat_max = y->lat_max;
-		x->ios += y->ios;
-		x->bytes += y->bytes;
-		x->errors += y->errors;
-		x->lat_sum += y->lat_sum;
-		x->lat_sum_hi += y->lat_sum_hi + (x->lat_sum < y->lat_sum);
-		if (y->hist) {
-			if (!x->hist)
-				x->hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
-			for (unsigned int k = 0; k < BL_HIST_NR; k++)
-				x->hist[k] += y->hist[k];
-		}
-	}
+	for (int i = 0; i < NR_OPS; i++)
+		op_sum(&a->op[i], &b->op[i]);
+	for (int i = 0; i < BL_DEPTH_NR; i++)
+		a->depth_ns[i] += b->depth_ns[i];
 	if (b->elapsed > a->elapsed)
 		a->elapsed = b->elapsed;
 	a->cpu_time += b->cpu_time;
@@ -241,205 +314,33 @@ void job_sum(struct job *a, const struct job *b)
 	a->mem_pinned += b->mem_pinned;
 	if (b->error && !a->error)
 		a->error = b->error;
+	a->nr_jobs += b->nr_jobs ? b->nr_jobs : 1;
 }
 
-/* Mean latency from the 128-bit sum. */
-static double lat_mean(const struct op_stats *op)
+/* Sets @key (a later value replaces an earlier one, as in a fio job file). */
+void optlist_set(struct optlist *l, const char *key, const char *val)
 {
-	long double sum = (long double)op->lat_sum_hi * 18446744073709551616.0L +
-			  (long double)op->lat_sum;
-
-	return op->ios ? (double)(sum / (long double)op->ios) : 0;
+	for (unsigned int i = 0; i < l->nr; i++) {
+		if (!strcmp(l->key[i], key)) {
+			free(l->val[i]);
+			l->val[i] = xstrdup(val ? val : "");
+			return;
+		}
+	}
+	l->key = xrealloc(l->key, (l->nr + 1) * sizeof(*l->key));
+	l->val = xrealloc(l->val, (l->nr + 1) * sizeof(*l->val));
+	l->key[l->nr] = xstrdup(key);
+	l->val[l->nr] = xstrdup(val ? val : "");
+	l->nr++;
 }
 
-static void report_op(struct out *o, const char *key, const char *label, const struct op_stats *op,
-		      uint64_t elapsed, bool no_lat, const struct report_opts *ro)
+void optlist_free(struct optlist *l)
 {
-	double secs = (double)elapsed / 1e9;
-	double iops = secs > 0 ? (double)op->ios / secs : 0;
-	double bw = secs > 0 ? (double)op->bytes / secs : 0;
-	char *bws = fmt_bytes((uint64_t)bw);
-	char *head;
-
-	if (out_is_json(o)) {
-		out_begin_object(o, key, NULL);
-		out_u64(o, "io_bytes", NULL, op->bytes, NULL);
-		out_u64(o, "io_kbytes", NULL, op->bytes / 1024, NULL);
-		out_u64(o, "bw_bytes", NULL, (uint64_t)bw, NULL);
-		out_u64(o, "bw", NULL, (uint64_t)(bw / 1024), NULL);
-		out_double(o, "iops", NULL, iops, 6, NULL);
-		out_u64(o, "runtime", NULL, elapsed / 1000000, NULL);
-		out_u64(o, "total_ios", NULL, op->ios + op->errors, NULL);
-		out_u64(o, "short_ios", NULL, 0, NULL);
-		out_u64(o, "drop_ios", NULL, 0, NULL);
-		out_u64(o, "errors", NULL, op->errors, NULL);
-		if (!no_lat) {
-			out_begin_object(o, "lat_ns", NULL);
-			out_u64(o, "min", NULL, op->lat_min, NULL);
-			out_u64(o, "max", NULL, op->lat_max, NULL);
-			out_double(o, "mean", NULL, lat_mean(op), 6, NULL);
-			out_u64(o, "N", NULL, op->ios, NULL);
-			if (op->hist && ro->nr_percentiles) {
-				out_begin_object(o, "percentile", NULL);
-				for (unsigned int i = 0; i < ro->nr_percentiles; i++) {
-					char *k = xasprintf("%f", ro->percentiles[i]);
-
-					out_u64(o, k, NULL,
-						bl_hist_percentile(op->hist, BL_HIST_NR, op->ios,
-								   ro->percentiles[i]), NULL);
-					free(k);
-				}
-				out_end_object(o);
-			}
-			if (op->hist && ro->bins) {
-				out_begin_object(o, "bins", NULL);
-				for (unsigned int i = 0; i < BL_HIST_NR; i++) {
-					char *k;
-
-					if (!op->hist[i])
-						continue;
-					k = xasprintf("%" PRIu64, (uint64_t)bl_hist_mid(i));
-					out_u64(o, k, NULL, op->hist[i], NULL);
-					free(k);
-				}
-				out_end_object(o);
-			}
-			out_end_object(o);
-		}
-		out_end_object(o);
-		free(bws);
-		return;
+	for (unsigned int i = 0; i < l->nr; i++) {
+		free(l->key[i]);
+		free(l->val[i]);
 	}
-
-	head = xasprintf("%s: IOPS=%.0f, BW=%s/s, ios=%" PRIu64 ", bytes=%" PRIu64
-			 ", errors=%" PRIu64,
-			 label, iops, bws, op->ios, op->bytes, op->errors);
-	printf("  %s\n", head);
-	free(head);
-	free(bws);
-	if (no_lat || !op->ios)
-		return;
-	printf("    lat (nsec): min=%" PRIu64 ", max=%" PRIu64 ", avg=%.2f\n", op->lat_min,
-	       op->lat_max, lat_mean(op));
-	if (!op->hist || !ro->nr_percentiles)
-		return;
-	printf("    lat percentiles (nsec):\n");
-	for (unsigned int i = 0; i < ro->nr_percentiles; i++) {
-		printf("%s%6.2fth=[%" PRIu64 "]", i % 4 ? ", " : "     | ", ro->percentiles[i],
-		       (uint64_t)bl_hist_percentile(op->hist, BL_HIST_NR, op->ios,
-						    ro->percentiles[i]));
-		if (i % 4 == 3 || i + 1 == ro->nr_percentiles)
-			printf("\n");
-	}
-}
-
-void report_job(struct out *o, const char *key, const struct job *j, const char *name,
-		const struct report_opts *ro)
-{
-	uint64_t ios = j->op[OP_READ].ios + j->op[OP_WRITE].ios;
-	bool json = out_is_json(o);
-	bool sum = !j->path;
-
-	if (json) {
-		out_begin_object(o, key, NULL);
-		out_str(o, "jobname", NULL, name);
-		if (!sum) {
-			out_u64(o, "job_id", NULL, j->id, NULL);
-			out_str(o, "device", NULL, j->path);
-			out_str(o, "rw", NULL, rw_name(j->rw));
-			out_u64(o, "rwmixread", NULL, j->rwmixread, NULL);
-			out_u64(o, "bs", NULL, j->bs, NULL);
-			out_u64(o, "iodepth", NULL, j->iodepth, NULL);
-			out_u64(o, "iodepth_batch_submit", NULL, j->batch, NULL);
-			out_str(o, "cpus", NULL, j->cpus);
-			out_u64(o, "offset", NULL, j->offset, NULL);
-			out_u64(o, "size", NULL, j->size, NULL);
-			out_u64(o, "number_ios", NULL, j->number_ios, NULL);
-			out_u64(o, "runtime_ns", NULL, j->runtime, NULL);
-			out_u64(o, "ramp_time_ns", NULL, j->ramp, NULL);
-			out_u64(o, "randseed", NULL, j->randseed, NULL);
-			out_u64(o, "dev_size", NULL, j->dev_size, NULL);
-			out_u64(o, "dev_lbs", NULL, j->dev_lbs, NULL);
-			out_str(o, "state", NULL, state_name(j->state));
-			out_str(o, "done_reason", NULL, reason_name(j->reason));
-			out_bool(o, "detached", NULL, !j->owner);
-			out_bool(o, "deleted", NULL, j->deleted);
-		}
-		out_s64(o, "error", NULL, j->error, NULL);
-		out_u64(o, "nr_queues", NULL, j->nr_cpus, NULL);
-		out_u64(o, "mem_pinned", NULL, j->mem_pinned, NULL);
-		out_u64(o, "elapsed", NULL, j->elapsed / 1000000, NULL);
-		out_u64(o, "job_runtime", NULL, j->elapsed / 1000000, NULL);
-		out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
-		out_u64(o, "inflight", NULL, j->inflight, NULL);
-		out_u64(o, "stall_max_ns", NULL, j->stall_max, NULL);
-		report_op(o, "read", "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro);
-		report_op(o, "write", "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro);
-		out_u64(o, "cpu_ns", NULL, j->cpu_time, NULL);
-		out_double(o, "cpu_ns_per_io", NULL, ios ? (double)j->cpu_time / (double)ios : 0,
-			   2, NULL);
-		out_double(o, "usr_cpu", NULL, 0, 6, NULL);
-		out_double(o, "sys_cpu", NULL,
-			   j->elapsed ? 100.0 * (double)j->cpu_time / (double)j->elapsed : 0, 6,
-			   NULL);
-		if (ro->queues && j->nr_queues) {
-			out_begin_array(o, "queues", NULL);
-			for (unsigned int i = 0; i < j->nr_queues; i++) {
-				const struct queue_stats *q = &j->queues[i];
-
-				out_begin_object(o, NULL, NULL);
-				out_u64(o, "cpu", NULL, q->cpu, NULL);
-				out_u64(o, "cpu_ns", NULL, q->cpu_time, NULL);
-				out_u64(o, "inflight", NULL, q->inflight, NULL);
-				out_u64(o, "stall_max_ns", NULL, q->stall_max, NULL);
-				/* The kernel sends each queue's latency too: kept. */
-				report_op(o, "read", "read", &q->op[OP_READ], j->elapsed, j->no_lat,
-					  ro);
-				report_op(o, "write", "write", &q->op[OP_WRITE], j->elapsed,
-					  j->no_lat, ro);
-				out_end_object(o);
-			}
-			out_end_array(o);
-		}
-		out_end_object(o);
-		return;
-	}
-
-	if (sum) {
-		printf("%s: %u queues\n", name, j->nr_cpus);
-	} else {
-		printf("%s: (job %u) rw=%s, bs=%u, iodepth=%u, cpus=%s: %s", name, j->id,
-		       rw_name(j->rw), j->bs, j->iodepth, j->cpus, state_name(j->state));
-		if (j->state == BLKLOAD_STATE_DONE)
-			printf(" (%s)", reason_name(j->reason));
-		if (j->error)
-			printf(", error %s", strerror(-j->error));
-		printf("\n");
-	}
-	if (j->op[OP_READ].ios || j->op[OP_READ].errors || j->rw != BLKLOAD_RW_WRITE)
-		report_op(o, key, "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro);
-	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors ||
-	    (!sum && j->rw != BLKLOAD_RW_READ && j->rw != BLKLOAD_RW_RANDREAD))
-		report_op(o, key, "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro);
-	printf("  cpu: %.3f s on %u queues over %.3f s, %.0f ns/IO\n",
-	       (double)j->cpu_time / 1e9, j->nr_cpus, (double)j->elapsed / 1e9,
-	       ios ? (double)j->cpu_time / (double)ios : 0.0);
-	/* A stall worth a line: a second or more without any completion. */
-	if (j->stall_max >= 1000000000ULL)
-		printf("  stalled: up to %.3f s with IO in flight and no completion\n",
-		       (double)j->stall_max / 1e9);
-	if (ro->queues) {
-		for (unsigned int i = 0; i < j->nr_queues; i++) {
-			const struct queue_stats *q = &j->queues[i];
-
-			printf("  cpu %u: read ios=%" PRIu64 ", write ios=%" PRIu64
-			       ", cpu %.3f s, inflight %" PRIu64,
-			       q->cpu, q->op[OP_READ].ios, q->op[OP_WRITE].ios,
-			       (double)q->cpu_time / 1e9, q->inflight);
-			if (!j->no_lat)
-				printf(", lat mean read %.0f write %.0f ns",
-				       lat_mean(&q->op[OP_READ]), lat_mean(&q->op[OP_WRITE]));
-			printf("\n");
-		}
-	}
+	free(l->key);
+	free(l->val);
+	memset(l, 0, sizeof(*l));
 }

@@ -10,20 +10,30 @@
 #include <stdint.h>
 
 #include <blkload/hist.h>
+#include <blkload/lat.h>
 
 #include "nl.h"
 #include "out.h"
 
 enum { OP_READ, OP_WRITE, NR_OPS };
 
+/*
+ * One operation's counts and latencies (fio's names: slat until the submit
+ * call returned, clat from there to the completion, lat the two together).
+ * A latency's min is meaningful only when ios is not 0.
+ */
 struct op_stats {
-	uint64_t ios, bytes, errors, lat_min, lat_max, lat_sum, lat_sum_hi;
-	uint64_t *hist;		/* BL_HIST_NR buckets, or NULL */
+	uint64_t ios, bytes, errors;
+	struct bl_lat lat, clat, slat;
+	bool split;		/* slat and clat are known (not from an older module) */
+	uint64_t *hist;		/* of lat: BL_HIST_NR buckets, or NULL */
+	uint64_t *chist;	/* of clat, or NULL */
 };
 
 struct queue_stats {
 	uint32_t cpu;
 	uint64_t cpu_time, inflight, stall_max;
+	uint64_t depth_ns[BL_DEPTH_NR];
 	struct op_stats op[NR_OPS];
 };
 
@@ -39,10 +49,31 @@ struct job {
 	unsigned int nr_cpus;
 	/* statistics */
 	uint64_t elapsed, cpu_time, inflight, stall_max;
+	uint64_t depth_ns[BL_DEPTH_NR];	/* time at each IO depth level, all queues */
 	bool ramp_done;
 	struct op_stats op[NR_OPS];
 	struct queue_stats *queues;
 	unsigned int nr_queues;
+	/* for reports */
+	uint32_t groupid;		/* fio's: jobs between stonewalls */
+	unsigned int nr_jobs;		/* a sum: how many jobs it sums */
+	const struct optlist *opts;	/* fio's "job options", not owned */
+};
+
+/* Options as the user gave them (fio's "job options"), in order. */
+struct optlist {
+	char **key, **val;
+	unsigned int nr;
+};
+
+void optlist_set(struct optlist *l, const char *key, const char *val);
+void optlist_free(struct optlist *l);
+
+/* A block device's counters over a run (/sys/class/block/NAME/stat), as fio's disk_util. */
+struct disk_util {
+	char *name;
+	uint64_t ios[2], merges[2], sectors[2], ticks[2], in_queue, io_ticks;
+	double util;		/* % of the wall time with IO in flight */
 };
 
 /* Fills @j from a job-get reply; returns 0 or -1 when required parts are missing. */
@@ -50,6 +81,9 @@ int job_parse(struct nlattr **tb, struct job *j);
 void job_clear(struct job *j);
 /* Adds @b's statistics to @a (histograms bucket by bucket). */
 void job_sum(struct job *a, const struct job *b);
+/* Adds @b's counts and latencies to @a. */
+void op_sum(struct op_stats *a, const struct op_stats *b);
+void op_clear(struct op_stats *op);
 
 const char *rw_name(uint32_t rw);
 int rw_parse(const char *s, uint32_t *rw);
@@ -63,8 +97,18 @@ struct report_opts {
 	bool queues;		/* per-CPU rows */
 };
 
-/* One job's (or the sum's) report object, text or JSON. */
+/* One job's (or the sum's) report object, text or JSON (report.c). */
 void report_job(struct out *o, const char *key, const struct job *j, const char *name,
 		const struct report_opts *ro);
+/* fio's "Run status group" lines (text). */
+void report_group(const struct job *jobs, unsigned int n, uint32_t groupid);
+/* fio's "disk_util" array, or its "Disk stats" lines. */
+void report_disks(struct out *o, const struct disk_util *du, unsigned int n);
+
+/* disk.c: the counters of the device at @path now; -1 when it has none. */
+int disk_sample(const char *path, struct disk_util *d);
+/* @b minus @a into @b, util over @wall_ns. */
+void disk_delta(const struct disk_util *a, struct disk_util *b, uint64_t wall_ns);
+void disk_util_free(struct disk_util *d);
 
 #endif

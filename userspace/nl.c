@@ -31,6 +31,12 @@ int bl_nl_open(struct bl_nl *nl)
 		fprintf(stderr, "blkload: cannot connect to generic netlink: %s\n", nl_geterror(ret));
 		goto err_free;
 	}
+	/*
+	 * libnl's 32 KiB receive buffer holds a job with its histograms (four
+	 * of 14.5 KiB) but not the ACK after it: the kernel drops the ACK and
+	 * the next read fails with ENOBUFS. As much as rmem_max allows.
+	 */
+	nl_socket_set_buffer_size(nl->sk, 4 << 20, 0);
 	/* Ask for the kernel's reasons and do not echo our request back. */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));

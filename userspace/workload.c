@@ -227,10 +227,30 @@ void workload_free(struct workload *w)
 	for (unsigned int i = 0; i < w->nr_filenames; i++)
 		free(w->filenames[i]);
 	free(w->filenames);
+	free(w->jobfiles);
+	optlist_free(&w->opts);
+}
+
+int workload_option_known(const char *name)
+{
+	for (const struct option *o = workload_opts; o->name; o++) {
+		const char *a = o->name, *b = name;
+
+		while (*a && (*a == *b || ((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))) {
+			a++;
+			b++;
+		}
+		if (*a || *b)
+			continue;
+		if (o->val == OPT_HELP || o->val == OPT_OUTPUT)
+			return -1;
+		return o->val == OPT_FIO_NO ? 1 : 0;
+	}
+	return -1;
 }
 
 static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd,
-		      const struct option *opts);
+		      const struct option *opts, bool jobfiles);
 
 /* fio's --filename=a:b: devices separated by ':', "\\:" for a ':' in one. */
 static int add_filenames(struct workload *w, const char *list)
@@ -329,17 +349,23 @@ static int fio_cpus(struct workload *w, uint32_t numjobs, const char *allowed, b
 }
 
 /* Parses the workload options; returns 0, 1 after --help, or -1. */
-int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
+int workload_parse_args(struct workload *w, int argc, char **argv, const char *cmd,
+			bool jobfiles)
 {
 	struct option *opts = opts_both_spellings(workload_opts);
-	int ret = parse_opts(w, argc, argv, cmd, opts);
+	int ret = parse_opts(w, argc, argv, cmd, opts, jobfiles);
 
 	opts_free(opts, workload_opts);
 	return ret;
 }
 
+int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
+{
+	return workload_parse_args(w, argc, argv, cmd, false);
+}
+
 static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd,
-		      const struct option *opts)
+		      const struct option *opts, bool jobfiles)
 {
 	uint32_t u32, numjobs = 0;
 	const char *allowed = NULL;
@@ -347,6 +373,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	int c, idx;
 
 	memset(w, 0, sizeof(*w));
+	w->jobfiles_ok = jobfiles;
 	w->rwmixread = 50;
 	w->bs = 4096;
 	w->iodepth = 1;
@@ -377,6 +404,16 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		int ret = 0;
 
+		/* fio's "job options": what was given, in fio's spelling. */
+		if (c >= OPT_DEV && c != OPT_HELP) {
+			char *key = xstrdup(opts[idx].name);
+
+			for (char *p = key; *p; p++)
+				if (*p == '-')
+					*p = '_';
+			optlist_set(&w->opts, key, optarg);
+			free(key);
+		}
 		switch (c) {
 		case OPT_FILENAME:
 			/* fio's --filename=a:b names two; "\\:" is a ':' in a name. */
@@ -562,11 +599,18 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (fio_cpus(w, numjobs, allowed, split, cmd))
 		return -1;
-	if (optind < argc) {
-		fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
-			cmd, argv[optind]);
-		return -1;
+	/* Arguments: fio job files (run and start); the options then apply to every job. */
+	for (; optind < argc; optind++) {
+		if (!w->jobfiles_ok) {
+			fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
+				cmd, argv[optind]);
+			return -1;
+		}
+		w->jobfiles = xrealloc(w->jobfiles, (w->nr_jobfiles + 1) * sizeof(*w->jobfiles));
+		w->jobfiles[w->nr_jobfiles++] = argv[optind];
 	}
+	if (w->nr_jobfiles)
+		return 0;
 	if (w->nr_images && (!w->engine || (strcmp(w->engine, "librbd") && strcmp(w->engine, "rbd")))) {
 		fprintf(stderr, "blkload: %s: --rbdname takes --engine librbd\n", cmd);
 		return -1;

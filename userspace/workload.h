@@ -45,11 +45,20 @@ struct workload {
 	const char *output;	/* fio's --output: the report goes to this file */
 	char **filenames;	/* fio's --filename a:b copies, devs point into them */
 	unsigned int nr_filenames;
+	struct optlist opts;	/* as given, for fio's "job options" */
+	bool jobfiles_ok;	/* arguments are fio job files */
+	char **jobfiles;	/* point into argv */
+	unsigned int nr_jobfiles;
 };
 
 /* Parses the workload options; returns 0, 1 after --help, or -1. */
 int workload_parse(struct workload *w, int argc, char **argv, const char *cmd);
+/* The same; with @jobfiles, arguments are fio job files (w->jobfiles), --dev then optional. */
+int workload_parse_args(struct workload *w, int argc, char **argv, const char *cmd,
+			bool jobfiles);
 void workload_free(struct workload *w);
+/* Whether the run options take @name (either spelling): 0 yes, 1 a fio option blkload lacks, -1 no. */
+int workload_option_known(const char *name);
 void workload_usage(FILE *f, const char *cmd);
 int parse_percentiles(const char *s, struct report_opts *ro);
 /* --drain-timeout: milliseconds, or a time with its unit, rounded up to ms. */

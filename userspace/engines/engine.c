@@ -141,15 +141,21 @@ static int job_region(const struct workload *w, struct eng_job *job, uint64_t *s
 
 static void op_reset(struct op_stats *st, bool keep_errors)
 {
-	uint64_t *hist = st->hist, errors = st->errors;
+	uint64_t *hist = st->hist, *chist = st->chist, errors = st->errors;
 
 	memset(st, 0, sizeof(*st));
 	st->hist = hist;
+	st->chist = chist;
 	if (hist)
 		memset(hist, 0, BL_HIST_NR * sizeof(*hist));
+	if (chist)
+		memset(chist, 0, BL_HIST_NR * sizeof(*chist));
 	if (keep_errors)
 		st->errors = errors;
-	st->lat_min = UINT64_MAX;
+	bl_lat_init(&st->lat);
+	bl_lat_init(&st->clat);
+	bl_lat_init(&st->slat);
+	st->split = true;
 }
 
 static int queue_init(const struct workload *w, struct eng_job *job, struct eng_queue *q,
@@ -179,6 +185,7 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	}
 	for (int op = 0; op < NR_OPS; op++) {
 		q->st[op].hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+		q->st[op].chist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
 		op_reset(&q->st[op], false);
 	}
 	return 0;
@@ -207,7 +214,7 @@ static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 {
 	const struct workload *w = q->t->run->w;
 	struct op_stats *st = &q->st[s->read ? OP_READ : OP_WRITE];
-	uint64_t lat;
+	uint64_t lat, slat;
 
 	if (s->res != (int64_t)w->bs) {
 		int err = s->res < 0 ? (int)s->res : -EIO;
@@ -224,15 +231,16 @@ static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 	st->bytes += w->bs;
 	if (w->no_lat)
 		return;
+	/* As the module: a completion seen inside the submit call is all slat. */
+	if (now < s->sent_ns)
+		now = s->sent_ns;
 	lat = now > s->submit_ns ? now - s->submit_ns : 0;
-	if (lat < st->lat_min)
-		st->lat_min = lat;
-	if (lat > st->lat_max)
-		st->lat_max = lat;
-	st->lat_sum += lat;
-	if (st->lat_sum < lat)
-		st->lat_sum_hi++;
+	slat = s->sent_ns > s->submit_ns ? s->sent_ns - s->submit_ns : 0;
+	bl_lat_add(&st->lat, lat);
+	bl_lat_add(&st->slat, slat);
+	bl_lat_add(&st->clat, lat - slat);
 	st->hist[bl_hist_idx(lat)]++;
+	st->chist[bl_hist_idx(lat - slat)]++;
 }
 
 /* Submits what the queue may: returns true when anything went. */
@@ -267,6 +275,12 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 		for (i = 0; i < b; i++)
 			slots[i]->submit_ns = w->no_lat ? 0 : eng_now_ns();
 		sent = t->ops->submit(t, slots, b);
+		if (!w->no_lat && sent > 0) {
+			uint64_t ns = eng_now_ns();
+
+			for (i = 0; i < (unsigned int)sent; i++)
+				slots[i]->sent_ns = ns;
+		}
 		if (sent < 0) {
 			job_error(q->job, sent);
 			job_end(q->job, BLKLOAD_REASON_ERROR);
@@ -293,9 +307,14 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 {
 	bool limit;
 
+	/* Since the last pass (none yet: 0) the thread saw q->inflight IOs outstanding. */
+	if (q->ramp_done && q->depth_t && now > q->depth_t)
+		q->depth_ns[bl_depth_idx(q->inflight)] += now - q->depth_t;
+	q->depth_t = now;
 	if (!q->ramp_done && now >= q->ramp_end) {
 		for (int op = 0; op < NR_OPS; op++)
 			op_reset(&q->st[op], true);
+		memset(q->depth_ns, 0, sizeof(q->depth_ns));
 		q->stall_max = 0;
 		q->count_start_ns = now;
 		q->progress_ns = now;
@@ -485,8 +504,6 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	cpuset_free(&set);
 	j->queues = xcalloc(job->nr_queues, sizeof(*j->queues));
 	j->nr_queues = job->nr_queues;
-	for (int op = 0; op < NR_OPS; op++)
-		j->op[op].hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
 	for (unsigned int i = 0; i < job->nr_queues; i++) {
 		struct eng_queue *q = &job->queues[i];
 		struct queue_stats *qs = &j->queues[i];
@@ -504,23 +521,14 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 		if (q->stall_max > j->stall_max)
 			j->stall_max = q->stall_max;
 		for (int op = 0; op < NR_OPS; op++) {
-			struct op_stats *a = &j->op[op], *b = &q->st[op];
-
-			qs->op[op] = *b;
+			op_sum(&j->op[op], &q->st[op]);
+			qs->op[op] = q->st[op];
 			qs->op[op].hist = NULL;
-			if (b->ios && (!a->ios || b->lat_min < a->lat_min))
-				a->lat_min = b->lat_min;
-			if (b->lat_max > a->lat_max)
-				a->lat_max = b->lat_max;
-			a->ios += b->ios;
-			a->bytes += b->bytes;
-			a->errors += b->errors;
-			a->lat_sum += b->lat_sum;
-			a->lat_sum_hi += b->lat_sum_hi + (a->lat_sum < b->lat_sum);
-			for (unsigned int k = 0; k < BL_HIST_NR; k++)
-				a->hist[k] += b->hist[k];
-			if (!b->ios)
-				qs->op[op].lat_min = 0;
+			qs->op[op].chist = NULL;
+		}
+		for (int k = 0; k < BL_DEPTH_NR; k++) {
+			qs->depth_ns[k] = q->depth_ns[k];
+			j->depth_ns[k] += q->depth_ns[k];
 		}
 		if (q->count_start_ns < first)
 			first = q->count_start_ns;
@@ -698,8 +706,10 @@ out:
 				free(q->slots[s].buf);
 			free(q->slots);
 			free(q->free);
-			for (int op = 0; op < NR_OPS; op++)
+			for (int op = 0; op < NR_OPS; op++) {
 				free(q->st[op].hist);
+				free(q->st[op].chist);
+			}
 		}
 		free(job->queues);
 		if (ops->job_close)

@@ -33,7 +33,8 @@ struct eng_slot {
 	void *buf;
 	struct eng_queue *q;
 	uint64_t off;
-	uint64_t submit_ns;
+	uint64_t submit_ns;	/* before the call that submits it */
+	uint64_t sent_ns;	/* after that call returned */
 	int64_t res;		/* bytes done, or a negative errno */
 	unsigned int index;	/* the buffer's index within its thread */
 	bool read;
@@ -53,6 +54,7 @@ struct eng_queue {
 	uint64_t limit, issued;
 	uint64_t ramp_end, end, count_start_ns, end_ns, progress_ns, last_done_ns, stall_max;
 	uint64_t ios_done;	/* completions, to split the thread's CPU time */
+	uint64_t depth_t, depth_ns[BL_DEPTH_NR];	/* time at each in-flight level */
 	uint32_t reason;
 	bool ramp_done, stopping, finished;
 	struct op_stats st[NR_OPS];
