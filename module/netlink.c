@@ -292,7 +292,8 @@ static int bl_nl_put_lat(struct sk_buff *msg, int type, const struct bl_lat *l,
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_MIN, l->min == U64_MAX ? 0 : l->min, 0) ||
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_MIN,
+			      l->min == U64_MAX ? 0 : l->min, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_MAX, l->max, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_SUM, l->sum, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_LAT_STATS_LAT_SUM_HI, l->sum_hi, 0) ||
