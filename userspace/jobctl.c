@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Jobs of the module from the CLI: the netlink requests that make, start,
+ * stop, read and delete them, the events socket run waits on, Ctrl-C, and
+ * the report of a set of jobs. Shared by run/start (cmd_run.c) and
+ * stop/stats/list (cmd_job.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netlink/genl/ctrl.h>
+
+#include "blkload.h"
+#include "cpu.h"
+#include "job.h"
+#include "jobctl.h"
+#include "nl.h"
+#include "out.h"
+#include "parse.h"
+#include "util.h"
+#include "workload.h"
+
+struct id_reply {
+	uint32_t id;
+};
+
+static int id_parse(struct nlattr **tb, void *arg)
+{
+	struct id_reply *r = arg;
+
+	return nla_get_u32_checked(tb[BLKLOAD_A_JOB_ID], &r->id) ? 0 : -EPROTO;
+}
+
+static void put_cpus(struct nl_msg *msg, const struct cpuset *set)
+{
+	size_t words = (cpuset_limit(set) + 63) / 64;
+	uint64_t *w = xcalloc(words, sizeof(*w));
+
+	for (unsigned int c = 0; c < cpuset_limit(set); c++)
+		if (cpuset_test(set, c))
+			w[c / 64] |= 1ULL << (c % 64);
+	nla_put(msg, BLKLOAD_A_CPUMASK, (int)(words * sizeof(*w)), w);
+	free(w);
+}
+
+/* The kernel says memory; say how much this job would have pinned. */
+void explain_budget(const struct workload *w)
+{
+	unsigned int ncpu = w->have_cpus ? cpuset_count(&w->cpus) : 1;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t pins = (w->bs + page - 1) / page * page * w->iodepth * ncpu;
+	char *s = fmt_bytes(pins);
+
+	fprintf(stderr, "blkload: this job would pin %s of data pages (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs) and its slots; see 'blkload info' for the budget\n",
+		s, pins, w->iodepth, w->bs, ncpu);
+	free(s);
+}
+
+int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_NEW, 0);
+	struct id_reply r = { 0 };
+	int ret;
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_string(msg, BLKLOAD_A_PATH, dev);
+	nla_put_u32(msg, BLKLOAD_A_RW, w->rw);
+	nla_put_u32(msg, BLKLOAD_A_RWMIXREAD, w->rwmixread);
+	nla_put_u32(msg, BLKLOAD_A_BS, w->bs);
+	nla_put_u32(msg, BLKLOAD_A_IODEPTH, w->iodepth);
+	if (w->have_batch)
+		nla_put_u32(msg, BLKLOAD_A_BATCH, w->batch);
+	if (w->have_cpus)
+		put_cpus(msg, &w->cpus);
+	nla_put_u64(msg, BLKLOAD_A_OFFSET, w->offset);
+	if (w->size)
+		nla_put_u64(msg, BLKLOAD_A_SIZE, w->size);
+	if (w->runtime)
+		nla_put_u64(msg, BLKLOAD_A_RUNTIME, w->runtime);
+	if (w->ramp)
+		nla_put_u64(msg, BLKLOAD_A_RAMP_TIME, w->ramp);
+	if (w->number_ios)
+		nla_put_u64(msg, BLKLOAD_A_NUMBER_IOS, w->number_ios);
+	if (w->io_size)
+		nla_put_u64(msg, BLKLOAD_A_IO_SIZE, w->io_size);
+	nla_put_u64(msg, BLKLOAD_A_RANDSEED, w->randseed);
+	if (w->allow_write)
+		nla_put_flag(msg, BLKLOAD_A_ALLOW_WRITE);
+	if (w->force)
+		nla_put_flag(msg, BLKLOAD_A_FORCE);
+	if (w->detached)
+		nla_put_flag(msg, BLKLOAD_A_DETACHED);
+	if (w->no_lat)
+		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
+	if (w->coe)
+		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
+	ret = bl_nl_talk(nl, msg, id_parse, &r);
+	if (ret) {
+		char *what = xasprintf("%s", dev);
+
+		bl_nl_perror(nl, what);
+		free(what);
+		if (ret == -ENOMEM && nl->extack && strstr(nl->extack, "mem_budget"))
+			explain_budget(w);
+		return ret;
+	}
+	*id = r.id;
+	return 0;
+}
+
+/* job-stop, job-del, job-detach: the kernel answers at once, never waits. */
+int job_simple(struct bl_nl *nl, uint8_t cmd, uint32_t id)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, cmd, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
+	return bl_nl_talk(nl, msg, NULL, NULL);
+}
+
+int jobs_start(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_START, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++)
+		nla_put_u32(msg, BLKLOAD_A_JOB_ID, ids[i]);
+	return bl_nl_talk(nl, msg, NULL, NULL);
+}
+
+int get_parse(struct nlattr **tb, void *arg)
+{
+	struct get_ctx *g = arg;
+
+	g->jobs = xrealloc(g->jobs, (g->n + 1) * sizeof(*g->jobs));
+	if (job_parse(tb, &g->jobs[g->n])) {
+		job_clear(&g->jobs[g->n]);
+		fputs("blkload: malformed job in the kernel's reply\n", stderr);
+		return -EPROTO;
+	}
+	g->n++;
+	return 0;
+}
+
+int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
+{
+	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_GET, 0);
+	struct get_ctx g = { 0 };
+	int ret;
+
+	if (!msg)
+		return -ENOMEM;
+	nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
+	if (hist)
+		nla_put_flag(msg, BLKLOAD_A_WANT_HIST);
+	if (queues)
+		nla_put_flag(msg, BLKLOAD_A_WANT_QUEUES);
+	ret = bl_nl_talk(nl, msg, get_parse, &g);
+	if (!ret && g.n != 1)
+		ret = -EPROTO;
+	if (!ret)
+		*out = g.jobs[0];
+	else
+		for (unsigned int i = 0; i < g.n; i++)
+			job_clear(&g.jobs[i]);
+	free(g.jobs);
+	return ret;
+}
+
+/* Ctrl-C (or SIGTERM) count: the first stops, the second detaches. */
+volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (interrupted < 2)
+		interrupted++;
+}
+
+/* Without SA_RESTART, so that a blocking receive returns on Ctrl-C. */
+void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int events_ignore(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+/*
+ * A socket on the "events" group: run waits on it instead of polling, so
+ * that the CLI takes no CPU from the queues it measures. NULL when it cannot
+ * be had; then run polls.
+ */
+struct nl_sock *events_open(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int grp;
+
+	if (!sk)
+		return NULL;
+	if (genl_connect(sk) < 0)
+		goto err;
+	grp = genl_ctrl_resolve_grp(sk, BLKLOAD_FAMILY_NAME, BLKLOAD_MCGRP_EVENTS);
+	if (grp < 0 || nl_socket_add_membership(sk, grp) < 0)
+		goto err;
+	nl_socket_disable_seq_check(sk);
+	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, events_ignore, NULL);
+	return sk;
+err:
+	nl_socket_free(sk);
+	return NULL;
+}
+
+/* Up to @ms for any job event (the caller then reads the jobs' state). */
+void events_wait(struct nl_sock *ev, int ms)
+{
+	struct pollfd pfd;
+
+	if (!ev) {
+		usleep(50000);
+		return;
+	}
+	pfd.fd = nl_socket_get_fd(ev);
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLIN))
+		nl_recvmsgs_default(ev);
+}
+
+/* The jobs' state now; the number of them done, or -1 on error. */
+int jobs_get(struct bl_nl *nl, const uint32_t *ids, unsigned int n, struct job *jobs,
+		    bool hist, bool queues)
+{
+	int done = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		job_clear(&jobs[i]);
+		if (job_get(nl, ids[i], hist, queues, &jobs[i])) {
+			char *what = xasprintf("job %u", ids[i]);
+
+			bl_nl_perror(nl, what);
+			free(what);
+			return -1;
+		}
+		done += jobs[i].state == BLKLOAD_STATE_DONE;
+	}
+	return done;
+}
+
+/* Names the jobs that did not drain in time; they are freed when they do. */
+void report_undrained(const struct job *jobs, unsigned int n, uint32_t drain_ms)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (jobs[i].state != BLKLOAD_STATE_DONE)
+			fprintf(stderr,
+				"blkload: job %u: %" PRIu64 " IOs still in flight on %s after %u ms; the module frees the job when they complete\n",
+				jobs[i].id, jobs[i].inflight, jobs[i].path, drain_ms);
+}
+
+/* The second Ctrl-C: the jobs outlive this process; say how to end them. */
+void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (jobs[i].state == BLKLOAD_STATE_DONE)
+			continue;
+		if (job_simple(nl, BLKLOAD_CMD_JOB_DETACH, jobs[i].id)) {
+			bl_nl_perror(nl, "detach");
+			continue;
+		}
+		fprintf(stderr,
+			"blkload: job %u on %s detached (%s, %" PRIu64 " IOs in flight); 'blkload stop %u' ends and removes it\n",
+			jobs[i].id, jobs[i].path, state_name(jobs[i].state), jobs[i].inflight,
+			jobs[i].id);
+	}
+}
+
+void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
+		       const struct workload *w, const struct cpu_window *cw,
+		       const struct disk_util *du, unsigned int nr_du)
+{
+	struct out *o = out_new(stdout, ctx->json, ctx->pretty);
+	struct report_opts ro = w->ro;
+	struct job sum = { 0 };
+
+	ro.bins = w->bins;
+	if (ctx->json) {
+		struct timespec ts;
+		char buf[64];
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&ts.tv_sec));
+		out_str(o, "blkload version", NULL, "blkload-" BLKLOAD_CLI_VERSION);
+		/* Read by fio's consumers; it names what wrote the file. */
+		out_str(o, "fio version", NULL, "blkload-" BLKLOAD_CLI_VERSION);
+		out_u64(o, "timestamp", NULL, (uint64_t)ts.tv_sec, NULL);
+		out_u64(o, "timestamp_ms", NULL,
+			(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, NULL);
+		out_str(o, "time", NULL, buf);
+		out_begin_object(o, "global options", NULL);
+		out_end_object(o);
+		out_begin_array(o, "jobs", NULL);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		char *name = NULL;
+
+		jobs[i].opts = &w->opts;
+		/* --name: the JSON jobname; in text both, so devices stay apart. */
+		if (w->name && !ctx->json)
+			name = xasprintf("%s (%s)", w->name, jobs[i].path);
+		report_job(o, NULL, &jobs[i], name ? name : w->name ? w->name : jobs[i].path, &ro);
+		free(name);
+		job_sum(&sum, &jobs[i]);
+		sum.no_lat = jobs[i].no_lat;
+	}
+	if (ctx->json)
+		out_end_array(o);
+	if (n > 1 || ctx->json)
+		report_job(o, "all_jobs", &sum, "All jobs", &ro);
+	if (cw && cw->ended)
+		cpu_report(o, &cw->a, &cw->b, sum.op[OP_READ].ios + sum.op[OP_WRITE].ios, &cw->ex);
+	if (!ctx->json && du)
+		report_group(jobs, n, 0);
+	if (du)
+		report_disks(o, du, nr_du);
+	out_free(o);
+	job_clear(&sum);
+}
+
+/* Deletes what was made (freed once drained), reporting, not failing on, errors. */
+void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (job_simple(nl, BLKLOAD_CMD_JOB_DEL, ids[i]) && nl->error != -ENOENT)
+			bl_nl_perror(nl, "delete job");
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fio job files (fio's HOWTO, "Job file format"): "[name]" sections, each a
+ * job, "[global]" giving defaults to the jobs after it in its file; one
+ * "key=value" or "key" per line; lines starting with ';' or '#' are
+ * comments; "${VAR}" in a value is the environment variable VAR, and
+ * $ncpus, $pagesize and $mb_memory are fio's. "stonewall" (and its alias
+ * "wait_for_previous") makes a job wait for every job before it and starts a
+ * new reporting group; "new_group" starts a new reporting group only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobfile.h"
+#include "util.h"
+
+struct section {
+	char *name;
+	struct optlist opts;
+};
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* ${VAR} and fio's $ncpus, $pagesize, $mb_memory in @v; NULL (after a message) if unset. */
+static char *expand(const char *v, const char *path, unsigned int line)
+{
+	size_t cap = strlen(v) + 1, len = 0;
+	char *out = xcalloc(1, cap);
+
+	while (*v) {
+		const char *val = NULL, *end = NULL;
+		char *name = NULL, num[32];
+		size_t n;
+
+		if (v[0] == '$' && v[1] == '{' && (end = strchr(v + 2, '}'))) {
+			name = strndup(v + 2, (size_t)(end - v - 2));
+			val = getenv(name);
+			end++;
+		} else if (v[0] == '$') {
+			static const char *const fio_vars[] = { "ncpus", "pagesize", "mb_memory" };
+
+			for (unsigned int i = 0; i < ARRAY_SIZE(fio_vars) && !val; i++) {
+				size_t l = strlen(fio_vars[i]);
+				long x;
+
+				if (strncmp(v + 1, fio_vars[i], l) || isalnum((unsigned char)v[1 + l]) ||
+				    v[1 + l] == '_')
+					continue;
+				if (i == 0)
+					x = sysconf(_SC_NPROCESSORS_ONLN);
+				else if (i == 1)
+					x = sysconf(_SC_PAGESIZE);
+				else
+					x = (long)((double)sysconf(_SC_PHYS_PAGES) *
+						   (double)sysconf(_SC_PAGESIZE) / (1 << 20));
+				snprintf(num, sizeof(num), "%ld", x);
+				val = num;
+				end = v + 1 + l;
+			}
+			if (!val) {
+				/* Not fio's either: kept as it is. */
+				end = v + 1;
+				val = "$";
+			}
+		}
+		if (end) {
+			if (!val) {
+				fprintf(stderr, "blkload: %s:%u: ${%s} is not set in the environment\n",
+					path, line, name);
+				free(name);
+				free(out);
+				return NULL;
+			}
+			free(name);
+			n = strlen(val);
+			v = end;
+		} else {
+			val = v;
+			n = 1;
+			v++;
+		}
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + len, val, n);
+		len += n;
+		out[len] = 0;
+	}
+	return out;
+}
+
+static void section_clear(struct section *s)
+{
+	free(s->name);
+	optlist_free(&s->opts);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool flag_set(const struct optlist *l, const char *key)
+{
+	for (unsigned int i = 0; i < l->nr; i++)
+		if (!strcmp(l->key[i], key))
+			return strcmp(l->val[i], "0") != 0;
+	return false;
+}
+
+static bool own_option(const char *k)
+{
+	return !strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous") ||
+	       !strcmp(k, "new_group") || !strcmp(k, "description");
+}
+
+/* One job from [global] and its section: the option vector and its groups. */
+static void add_job(struct jobfile *jf, const struct section *g, const struct section *s)
+{
+	struct jobfile_job *j;
+	const struct section *parts[] = { g, s };
+	bool stonewall = false, new_group = false;
+
+	jf->jobs = xrealloc(jf->jobs, (jf->nr + 1) * sizeof(*jf->jobs));
+	j = &jf->jobs[jf->nr];
+	memset(j, 0, sizeof(*j));
+	j->name = xstrdup(s->name);
+	j->argv = xcalloc(g->opts.nr + s->opts.nr + 2, sizeof(*j->argv));
+	j->argv[j->argc++] = xasprintf("--name=%s", s->name);
+	for (unsigned int p = 0; p < 2; p++) {
+		const struct optlist *l = &parts[p]->opts;
+
+		stonewall |= flag_set(l, "stonewall") || flag_set(l, "wait_for_previous");
+		new_group |= flag_set(l, "new_group");
+		for (unsigned int i = 0; i < l->nr; i++) {
+			if (own_option(l->key[i]))
+				continue;
+			j->argv[j->argc++] = *l->val[i] ?
+				xasprintf("--%s=%s", l->key[i], l->val[i]) :
+				xasprintf("--%s", l->key[i]);
+		}
+	}
+	if (jf->nr) {
+		j->wave = jf->jobs[jf->nr - 1].wave + stonewall;
+		j->groupid = jf->jobs[jf->nr - 1].groupid + (stonewall || new_group);
+	}
+	jf->nr++;
+}
+
+/* Each option checked where it stands, so the message names its line. */
+static int check_option(const char *k, const char *path, unsigned int line,
+			int (*known)(const char *name))
+{
+	int kind = own_option(k) ? 0 : known(k);
+
+	if (kind > 0)
+		fprintf(stderr, "blkload: %s:%u: '%s' is a fio option blkload does not have (yet)\n",
+			path, line, k);
+	else if (kind < 0)
+		fprintf(stderr, "blkload: %s:%u: '%s' is not an option fio or blkload knows\n",
+			path, line, k);
+	return kind ? -1 : 0;
+}
+
+int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *name))
+{
+	struct section global = { 0 }, cur = { 0 };
+	bool in_global = false, any = false, first_global = jf->global.nr == 0;
+	char *buf = NULL;
+	size_t cap = 0;
+	unsigned int line = 0;
+	int ret = -1;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "blkload: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	global.name = xstrdup("global");
+	while (getline(&buf, &cap, f) >= 0) {
+		char *s = trim(buf), *eq, *key, *val;
+
+		line++;
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+
+			if (!end || end == s + 1 || *trim(end + 1)) {
+				fprintf(stderr, "blkload: %s:%u: a section is \"[name]\"\n", path, line);
+				goto out;
+			}
+			*end = 0;
+			/* The section before ends here: a job, or the new defaults. */
+			if (cur.name) {
+				add_job(jf, &global, &cur);
+				section_clear(&cur);
+			}
+			in_global = !strcmp(s + 1, "global");
+			if (!in_global)
+				cur.name = xstrdup(trim(s + 1));
+			any = true;
+			continue;
+		}
+		if (!strncmp(s, "include ", 8)) {
+			fprintf(stderr, "blkload: %s:%u: 'include' is not supported: one file per argument\n",
+				path, line);
+			goto out;
+		}
+		if (!any) {
+			fprintf(stderr, "blkload: %s:%u: an option before any [section]\n", path, line);
+			goto out;
+		}
+		eq = strchr(s, '=');
+		if (eq)
+			*eq = 0;
+		key = trim(s);
+		val = eq ? expand(trim(eq + 1), path, line) : xstrdup("");
+		if (!val)
+			goto out;
+		if (!*key) {
+			fprintf(stderr, "blkload: %s:%u: an option without a name\n", path, line);
+			free(val);
+			goto out;
+		}
+		for (char *p = key; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		if (check_option(key, path, line, known)) {
+			free(val);
+			goto out;
+		}
+		optlist_set(in_global ? &global.opts : &cur.opts, key, val);
+		if (in_global && first_global)
+			optlist_set(&jf->global, key, val);
+		free(val);
+	}
+	if (cur.name)
+		add_job(jf, &global, &cur);
+	if (!jf->nr) {
+		fprintf(stderr, "blkload: %s: no job in the file (a [name] section other than [global])\n",
+			path);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	fclose(f);
+	section_clear(&global);
+	section_clear(&cur);
+	return ret;
+}
+
+void jobfile_free(struct jobfile *jf)
+{
+	for (unsigned int i = 0; i < jf->nr; i++) {
+		for (unsigned int k = 0; k < jf->jobs[i].argc; k++)
+			free(jf->jobs[i].argv[k]);
+		free(jf->jobs[i].argv);
+		free(jf->jobs[i].name);
+	}
+	free(jf->jobs);
+	optlist_free(&jf->global);
+	memset(jf, 0, sizeof(*jf));
+}
