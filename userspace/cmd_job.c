@@ -148,7 +148,7 @@ static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 		got++;
 	}
 	if (got)
-		report_all(ctx, jobs, got, &w, NULL, NULL, 0);
+		report_all(ctx, jobs, got, &w, NULL, NULL, NULL, 0);
 	if (stop) {
 		report_undrained(jobs, got, w.drain_ms);
 		for (i = 0; i < got; i++)

@@ -28,6 +28,7 @@
 #include "util.h"
 #include "workload.h"
 #include "engines/engine.h"
+#include "jobfile.h"
 
 static void progress(const struct job *jobs, unsigned int n, const struct workload *w,
 		     double t0, uint64_t *prev_ios, uint64_t *prev_bytes, double *prev_t)
@@ -135,218 +136,441 @@ static int open_output(const struct workload *w)
 	return 0;
 }
 
-/* run --engine NAME: a userspace engine instead of the module. */
-static int run_engine(struct ctx *ctx, struct workload *w, bool detached)
+/*
+ * What one run does: the workloads (one from the command line, or one per
+ * job of fio job files), each with its wave (jobs of a wave start together,
+ * the waves one after the other: fio's stonewall) and reporting group.
+ */
+struct plan {
+	struct workload *w;
+	uint32_t *wave, *groupid;
+	unsigned int nw;
+	struct jobfile jf;
+	bool from_file;
+};
+
+static void plan_free(struct plan *p)
+{
+	for (unsigned int i = 0; i < p->nw; i++)
+		workload_free(&p->w[i]);
+	free(p->w);
+	free(p->wave);
+	free(p->groupid);
+	jobfile_free(&p->jf);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Each job of the files: [global]'s options, then its section's, then the
+ * command line's (which apply to every job and win, as documented).
+ */
+static int plan_files(struct plan *p, const struct workload *cl, int argc, char **argv,
+		      const char *cmd)
+{
+	for (unsigned int f = 0; f < cl->nr_jobfiles; f++)
+		if (jobfile_read(&p->jf, cl->jobfiles[f], workload_option_known))
+			return -1;
+	p->from_file = true;
+	p->w = xcalloc(p->jf.nr, sizeof(*p->w));
+	p->wave = xcalloc(p->jf.nr, sizeof(*p->wave));
+	p->groupid = xcalloc(p->jf.nr, sizeof(*p->groupid));
+	for (unsigned int j = 0; j < p->jf.nr; j++) {
+		const struct jobfile_job *jj = &p->jf.jobs[j];
+		char **args = xcalloc(jj->argc + (unsigned int)argc + 1, sizeof(*args));
+		int n = 0, ret;
+
+		args[n++] = argv[0];
+		for (unsigned int a = 0; a < jj->argc; a++)
+			args[n++] = jj->argv[a];
+		for (int a = 1; a < argc; a++) {
+			bool file = false;
+
+			for (unsigned int f = 0; f < cl->nr_jobfiles; f++)
+				file |= argv[a] == cl->jobfiles[f];
+			if (!file)
+				args[n++] = argv[a];
+		}
+		ret = workload_parse(&p->w[j], n, args, cmd);
+		free(args);
+		p->nw++;
+		if (ret) {
+			fprintf(stderr, "blkload: %s: in job [%s]\n", cmd, jj->name);
+			return -1;
+		}
+		p->wave[j] = jj->wave;
+		p->groupid[j] = jj->groupid;
+	}
+	return 0;
+}
+
+static bool job_failed(const struct job *j)
+{
+	return j->error || j->op[OP_READ].errors || j->op[OP_WRITE].errors ||
+	       j->state != BLKLOAD_STATE_DONE || j->reason == BLKLOAD_REASON_CPU_OFFLINE;
+}
+
+/* The jobs of a run, across its waves, with what the report needs of each. */
+struct results {
+	struct job *jobs;
+	unsigned int n;
+	struct cpu_window cw;
+	unsigned int waves;
+	bool detached;		/* a second Ctrl-C: the jobs left running, no report */
+};
+
+static struct job *results_add(struct results *r, unsigned int k)
+{
+	r->jobs = xrealloc(r->jobs, (r->n + k) * sizeof(*r->jobs));
+	memset(r->jobs + r->n, 0, k * sizeof(*r->jobs));
+	r->n += k;
+	return r->jobs + r->n - k;
+}
+
+/* A wave of one workload on a userspace engine: 0, 1 (IO errors) or -1. */
+static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
 {
 	const struct engine_ops *ops = engine_find(w->engine);
-	struct cpu_window cw = { 0 };
-	struct disks dk = { 0 };
-	unsigned int n;
-	struct job *jobs;
-	int rc = 1;
+	unsigned int n = ops->images ? w->nr_images : w->nr_devs;
+	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs)), *out;
+	int rc = -1;
 
-	if (!ops) {
-		fprintf(stderr, "blkload: --engine '%s': no such engine; there are:\n", w->engine);
-		engine_list(stderr);
-		workload_free(w);
-		return 2;
-	}
-	if (detached) {
-		fprintf(stderr, "blkload: start: only the kernel engine runs detached\n");
-		workload_free(w);
-		return 2;
-	}
-	if (cpu_exclude_parse(&cw.ex, w->cpu_exclude)) {
-		fprintf(stderr, "blkload: --cpu-exclude '%s': command names, comma-separated\n",
-			w->cpu_exclude);
-		workload_free(w);
-		return 2;
-	}
-	if (open_output(w)) {
-		cpu_exclude_free(&cw.ex);
-		workload_free(w);
-		return 2;
-	}
-	catch_signals();
-	n = ops->images ? w->nr_images : w->nr_devs;
-	jobs = xcalloc(n ? n : 1, sizeof(*jobs));
-	disks_begin(&dk, ops->images ? NULL : w->devs, ops->images ? 0 : w->nr_devs);
-	if (!engine_run(ops, w, &interrupted, jobs, &cw)) {
-		disks_end(&dk);
-		report_all(ctx, jobs, n, w, &cw, dk.b, dk.nb);
+	if (!engine_run(ops, w, &interrupted, jobs, &r->cw)) {
 		rc = 0;
-		for (unsigned int i = 0; i < n; i++)
-			if (jobs[i].error || jobs[i].op[OP_READ].errors ||
-			    jobs[i].op[OP_WRITE].errors)
+		out = results_add(r, n);
+		for (unsigned int i = 0; i < n; i++) {
+			out[i] = jobs[i];
+			out[i].groupid = groupid;
+			out[i].opts = &w->opts;
+			out[i].name = w->name;
+			if (out[i].error || out[i].op[OP_READ].errors || out[i].op[OP_WRITE].errors)
 				rc = 1;
+		}
+	} else {
+		for (unsigned int i = 0; i < n; i++)
+			job_clear(&jobs[i]);
 	}
-	for (unsigned int i = 0; i < n; i++)
-		job_clear(&jobs[i]);
 	free(jobs);
-	disks_free(&dk);
-	cpu_exclude_free(&cw.ex);
-	workload_free(w);
 	return rc;
 }
 
-static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
+/*
+ * A wave of workloads @ws on the module: their jobs made, started together
+ * and waited for. Returns 0, 1 (a job failed) or -1 (nothing to report
+ * from it). Ctrl-C stops the wave (the run ends after it); a second one
+ * detaches its jobs (r->detached).
+ */
+static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
+		       struct workload **ws, const uint32_t *groupid, unsigned int nws,
+		       struct results *r)
 {
-	const char *cmd = detached ? "start" : "run";
-	struct workload w;
-	struct bl_nl nl;
-	uint32_t *ids = NULL;
+	bool tty = isatty(STDERR_FILENO) && !ctx->json;
+	struct workload agg = *ws[0];
+	unsigned int n = 0, total = 0, k = 0;
+	uint32_t *ids;
 	struct job *jobs = NULL;
-	struct nl_sock *ev = NULL;
-	struct cpu_window cw = { 0 };
-	struct disks dk = { 0 };
-	unsigned int n = 0;
-	int ret, rc = 1;
+	double t0, last_shown, prev_t, stop_t = 0;
+	uint64_t prev_ios = 0, prev_bytes = 0;
+	bool stopped = false;
+	int done, rc = -1;
 
-	ret = workload_parse(&w, argc, argv, cmd);
-	if (ret) {
-		workload_free(&w);
-		return ret > 0 ? 0 : 2;
+	/* The wave ends with its longest job: ramp, runtime, drain of the longest. */
+	for (unsigned int i = 0; i < nws; i++) {
+		total += ws[i]->nr_devs;
+		agg.ramp = ws[i]->ramp > agg.ramp ? ws[i]->ramp : agg.ramp;
+		agg.runtime = ws[i]->runtime > agg.runtime ? ws[i]->runtime : agg.runtime;
+		agg.drain_ms = ws[i]->drain_ms > agg.drain_ms ? ws[i]->drain_ms : agg.drain_ms;
 	}
-	if (ctx->json_plus)
-		w.bins = true;
-	w.detached = detached;
-	if (w.output && detached) {
-		fprintf(stderr, "blkload: start: --output is for run (start prints the job ids)\n");
-		workload_free(&w);
-		return 2;
-	}
-	if (w.engine)
-		return run_engine(ctx, &w, detached);
-	if (cpu_exclude_parse(&cw.ex, w.cpu_exclude)) {
-		fprintf(stderr, "blkload: --cpu-exclude '%s': command names, comma-separated\n",
-			w.cpu_exclude);
-		workload_free(&w);
-		return 2;
-	}
-	if (bl_nl_open(&nl)) {
-		cpu_exclude_free(&cw.ex);
-		workload_free(&w);
-		return 1;
-	}
-	if (open_output(&w)) {
-		bl_nl_close(&nl);
-		cpu_exclude_free(&cw.ex);
-		workload_free(&w);
-		return 2;
-	}
-	ids = xcalloc(w.nr_devs, sizeof(*ids));
-	for (n = 0; n < w.nr_devs; n++)
-		if (job_new(&nl, &w, w.devs[n], &ids[n]))
-			goto out_del;
-	/* Joined before the start, so that no job-done event can be missed. */
-	if (!detached)
-		ev = events_open();
-	if (!detached)
-		disks_begin(&dk, w.devs, w.nr_devs);
-	if (jobs_start(&nl, ids, n)) {
-		bl_nl_perror(&nl, "start");
-		goto out_del;
-	}
-	if (detached) {
-		struct out *o = out_new(stdout, ctx->json, ctx->pretty);
-
-		out_begin_array(o, "jobs", NULL);
-		for (unsigned int i = 0; i < n; i++) {
-			out_begin_object(o, NULL, NULL);
-			out_u64(o, "job_id", NULL, ids[i], NULL);
-			out_str(o, "device", NULL, w.devs[i]);
-			out_end_object(o);
-			if (!ctx->json)
-				printf("job %u: %s\n", ids[i], w.devs[i]);
-		}
-		out_end_array(o);
-		out_free(o);
-		rc = 0;
-		goto out;
-	}
-
-	catch_signals();
-	jobs = xcalloc(n, sizeof(*jobs));
-	{
-		bool tty = isatty(STDERR_FILENO) && !ctx->json;
-		double t0 = now_s(), last_shown = t0, prev_t = t0, stop_t = 0;
-		uint64_t prev_ios = 0, prev_bytes = 0;
-		bool stopped = false;
-		int done;
-
-		for (;;) {
-			/* The client CPU window is the ramp's end to the last job's. */
-			if (now_s() - t0 >= w.ramp / 1e9)
-				cpu_window_start(&cw);
-			done = jobs_get(&nl, ids, n, jobs, false, false);
-			if (done < 0)
+	ids = xcalloc(total, sizeof(*ids));
+	for (unsigned int i = 0; i < nws; i++)
+		for (unsigned int d = 0; d < ws[i]->nr_devs; d++, n++)
+			if (job_new(nl, ws[i], ws[i]->devs[d], &ids[n])) {
+				if (nws > 1)
+					fprintf(stderr, "blkload: in job [%s]\n", ws[i]->name);
 				goto out_del;
-			if ((unsigned int)done == n) {
-				cpu_window_end(&cw);
-				break;
 			}
-			if (interrupted > 1) {
-				if (tty)
-					fputs("\r\033[K", stderr);
-				jobs_detach(&nl, jobs, n);
-				goto out;
-			}
-			if (interrupted && !stopped) {
-				for (unsigned int i = 0; i < n; i++)
-					if (job_simple(&nl, BLKLOAD_CMD_JOB_STOP, ids[i]))
-						bl_nl_perror(&nl, "stop");
-				stopped = true;
-				stop_t = now_s();
-				if (isatty(STDERR_FILENO))
-					fputs("\r\033[Kblkload: stopping; Ctrl-C again detaches the jobs\n",
-					      stderr);
-				continue;
-			}
-			if (stopped && now_s() - stop_t >= w.drain_ms / 1e3) {
-				if (tty)
-					fputs("\r\033[K", stderr);
-				report_undrained(jobs, n, w.drain_ms);
-				break;
-			}
-			if (tty && now_s() - last_shown >= 1.0) {
-				progress(jobs, n, &w, t0, &prev_ios, &prev_bytes, &prev_t);
-				last_shown = now_s();
-			}
-			if (!cw.started && w.ramp) {
-				double left = w.ramp / 1e9 - (now_s() - t0);
-
-				events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 : 1000);
-			} else {
-				events_wait(ev, stopped ? 100 : 1000);
-			}
-		}
-		if (tty && last_shown > t0)
-			fputs("\r\033[K", stderr);
-	}
-	disks_end(&dk);
-	if (jobs_get(&nl, ids, n, jobs, true, w.ro.queues) < 0)
+	if (jobs_start(nl, ids, n)) {
+		bl_nl_perror(nl, "start");
 		goto out_del;
-	report_all(ctx, jobs, n, &w, &cw, dk.b, dk.nb);
+	}
+	jobs = xcalloc(n, sizeof(*jobs));
+	t0 = now_s();
+	last_shown = t0;
+	prev_t = t0;
+	for (;;) {
+		/* The client CPU window is the ramp's end to the last job's. */
+		if (now_s() - t0 >= agg.ramp / 1e9)
+			cpu_window_start(&r->cw);
+		done = jobs_get(nl, ids, n, jobs, false, false);
+		if (done < 0)
+			goto out_del;
+		if ((unsigned int)done == n) {
+			cpu_window_end(&r->cw);
+			break;
+		}
+		if (interrupted > 1) {
+			if (tty)
+				fputs("\r\033[K", stderr);
+			jobs_detach(nl, jobs, n);
+			r->detached = true;
+			goto out;
+		}
+		if (interrupted && !stopped) {
+			for (unsigned int i = 0; i < n; i++)
+				if (job_simple(nl, BLKLOAD_CMD_JOB_STOP, ids[i]))
+					bl_nl_perror(nl, "stop");
+			stopped = true;
+			stop_t = now_s();
+			if (isatty(STDERR_FILENO))
+				fputs("\r\033[Kblkload: stopping; Ctrl-C again detaches the jobs\n",
+				      stderr);
+			continue;
+		}
+		if (stopped && now_s() - stop_t >= agg.drain_ms / 1e3) {
+			if (tty)
+				fputs("\r\033[K", stderr);
+			report_undrained(jobs, n, agg.drain_ms);
+			break;
+		}
+		if (tty && now_s() - last_shown >= 1.0) {
+			progress(jobs, n, &agg, t0, &prev_ios, &prev_bytes, &prev_t);
+			last_shown = now_s();
+		}
+		if (!r->cw.started && agg.ramp) {
+			double left = agg.ramp / 1e9 - (now_s() - t0);
+
+			events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 : 1000);
+		} else {
+			events_wait(ev, stopped ? 100 : 1000);
+		}
+	}
+	if (tty && last_shown > t0)
+		fputs("\r\033[K", stderr);
+	if (jobs_get(nl, ids, n, jobs, true, agg.ro.queues) < 0)
+		goto out_del;
 	rc = 0;
-	for (unsigned int i = 0; i < n; i++)
-		if (jobs[i].error || jobs[i].op[OP_READ].errors || jobs[i].op[OP_WRITE].errors ||
-		    jobs[i].state != BLKLOAD_STATE_DONE ||
-		    jobs[i].reason == BLKLOAD_REASON_CPU_OFFLINE)
-			rc = 1;
+	{
+		struct job *out = results_add(r, n);
+
+		for (unsigned int i = 0, d = 0; i < n; i++, d++) {
+			while (d >= ws[k]->nr_devs) {
+				k++;
+				d = 0;
+			}
+			out[i] = jobs[i];
+			out[i].groupid = groupid[k];
+			out[i].opts = &ws[k]->opts;
+			out[i].name = ws[k]->name;
+			if (job_failed(&out[i]) && rc == 0)
+				rc = 1;
+		}
+		free(jobs);
+		jobs = NULL;
+	}
 out_del:
-	jobs_del(&nl, ids, n);
+	jobs_del(nl, ids, n);
 out:
 	if (jobs)
 		for (unsigned int i = 0; i < n; i++)
 			job_clear(&jobs[i]);
 	free(jobs);
 	free(ids);
+	return rc;
+}
+
+/* start: every job made and started, their ids printed; nothing waits. */
+static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
+{
+	unsigned int total = 0, n = 0;
+	uint32_t *ids;
+	const char **dev;
+	int rc = 1;
+
+	for (unsigned int i = 0; i < p->nw; i++)
+		total += p->w[i].nr_devs;
+	ids = xcalloc(total, sizeof(*ids));
+	dev = xcalloc(total, sizeof(*dev));
+	for (unsigned int i = 0; i < p->nw; i++)
+		for (unsigned int d = 0; d < p->w[i].nr_devs; d++, n++) {
+			dev[n] = p->w[i].devs[d];
+			if (job_new(nl, &p->w[i], dev[n], &ids[n]))
+				goto out_del;
+		}
+	if (jobs_start(nl, ids, n)) {
+		bl_nl_perror(nl, "start");
+		goto out_del;
+	}
+	{
+		struct out *o = out_new(stdout, ctx->json, ctx->pretty);
+
+		out_begin_array(o, "jobs", NULL);
+		for (unsigned int i = 0; i < n; i++) {
+			out_begin_object(o, NULL, NULL);
+			out_u64(o, "job_id", NULL, ids[i], NULL);
+			out_str(o, "device", NULL, dev[i]);
+			out_end_object(o);
+			if (!ctx->json)
+				printf("job %u: %s\n", ids[i], dev[i]);
+		}
+		out_end_array(o);
+		out_free(o);
+	}
+	rc = 0;
+	goto out;
+out_del:
+	jobs_del(nl, ids, n);
+out:
+	free(ids);
+	free(dev);
+	return rc;
+}
+
+static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
+{
+	const char *cmd = detached ? "start" : "run";
+	struct workload cl;
+	struct plan p = { 0 };
+	struct results r = { 0 };
+	struct disks dk = { 0 };
+	struct nl_sock *ev = NULL;
+	struct bl_nl nl = { 0 };
+	struct workload *w0;
+	bool kernel = false, nl_open = false;
+	uint32_t nwaves = 0;
+	char **devs = NULL;
+	unsigned int ndevs = 0;
+	int ret, rc = 2;
+
+	ret = workload_parse_args(&cl, argc, argv, cmd, true);
+	if (ret) {
+		workload_free(&cl);
+		return ret > 0 ? 0 : 2;
+	}
+	if (cl.nr_jobfiles) {
+		if (plan_files(&p, &cl, argc, argv, cmd))
+			goto out;
+		workload_free(&cl);
+	} else {
+		p.w = xcalloc(1, sizeof(*p.w));
+		p.w[0] = cl;
+		p.wave = xcalloc(1, sizeof(*p.wave));
+		p.groupid = xcalloc(1, sizeof(*p.groupid));
+		p.nw = 1;
+	}
+	memset(&cl, 0, sizeof(cl));
+	w0 = &p.w[0];
+	for (unsigned int i = 0; i < p.nw; i++) {
+		struct workload *w = &p.w[i];
+		unsigned int in_wave = 0;
+
+		w->bins |= ctx->json_plus;
+		w->detached = detached;
+		kernel |= !w->engine;
+		nwaves = p.wave[i] + 1 > nwaves ? p.wave[i] + 1 : nwaves;
+		for (unsigned int k = 0; k < p.nw; k++)
+			in_wave += p.wave[k] == p.wave[i];
+		if (w->engine && !engine_find(w->engine)) {
+			fprintf(stderr, "blkload: --ioengine '%s': no such engine; there are:\n",
+				w->engine);
+			engine_list(stderr);
+			goto out;
+		}
+		if (w->engine && in_wave > 1) {
+			fprintf(stderr, "blkload: %s: job [%s]: jobs that run together run on the module: --ioengine=kernel on the command line puts every job there, or 'stonewall' runs the %s jobs one at a time\n",
+				cmd, w->name, w->engine);
+			goto out;
+		}
+		if (w->engine && detached) {
+			fprintf(stderr, "blkload: start: only the kernel engine runs detached\n");
+			goto out;
+		}
+		if (w->engine)
+			continue;
+		devs = xrealloc(devs, (ndevs + w->nr_devs) * sizeof(*devs));
+		memcpy(devs + ndevs, w->devs, w->nr_devs * sizeof(*devs));
+		ndevs += w->nr_devs;
+	}
+	for (unsigned int i = 0; i < p.nw; i++) {
+		const struct engine_ops *ops = p.w[i].engine ? engine_find(p.w[i].engine) : NULL;
+
+		if (ops && !ops->images) {
+			devs = xrealloc(devs, (ndevs + p.w[i].nr_devs) * sizeof(*devs));
+			memcpy(devs + ndevs, p.w[i].devs, p.w[i].nr_devs * sizeof(*devs));
+			ndevs += p.w[i].nr_devs;
+		}
+	}
+	if (detached && (w0->output || nwaves > 1)) {
+		fprintf(stderr, "blkload: start: %s\n", w0->output ?
+			"--output is for run (start prints the job ids)" :
+			"every job starts at once; 'stonewall' needs run");
+		goto out;
+	}
+	if (cpu_exclude_parse(&r.cw.ex, w0->cpu_exclude)) {
+		fprintf(stderr, "blkload: --cpu-exclude '%s': command names, comma-separated\n",
+			w0->cpu_exclude);
+		goto out;
+	}
+	rc = 1;
+	if (kernel) {
+		if (bl_nl_open(&nl))
+			goto out;
+		nl_open = true;
+	}
+	if (detached) {
+		rc = start_all(ctx, &nl, &p);
+		goto out;
+	}
+	rc = 2;
+	if (open_output(w0))
+		goto out;
+	/* Joined before the start, so that no job-done event can be missed. */
+	if (kernel)
+		ev = events_open();
+	catch_signals();
+	disks_begin(&dk, devs, ndevs);
+	rc = 0;
+	for (uint32_t wave = 0; wave < nwaves; wave++) {
+		struct workload **ws = xcalloc(p.nw, sizeof(*ws));
+		uint32_t *gid = xcalloc(p.nw, sizeof(*gid));
+		unsigned int k = 0;
+		int wrc;
+
+		for (unsigned int i = 0; i < p.nw; i++) {
+			if (p.wave[i] != wave)
+				continue;
+			gid[k] = p.groupid[i];
+			ws[k++] = &p.w[i];
+		}
+		if (ws[0]->engine)
+			wrc = engine_wave(ws[0], &r, gid[0]);
+		else
+			wrc = kernel_wave(ctx, &nl, ev, ws, gid, k, &r);
+		free(ws);
+		free(gid);
+		r.waves++;
+		if (wrc)
+			rc = 1;
+		if (wrc < 0 || interrupted || r.detached)
+			break;
+	}
+	disks_end(&dk);
+	if (r.detached)
+		rc = 1;
+	else if (r.n)
+		report_all(ctx, r.jobs, r.n, w0, r.waves == 1 ? &r.cw : NULL,
+			   p.from_file ? &p.jf.global : NULL, dk.b, dk.nb);
+out:
+	for (unsigned int i = 0; i < r.n; i++)
+		job_clear(&r.jobs[i]);
+	free(r.jobs);
+	free(devs);
 	disks_free(&dk);
 	if (ev)
 		nl_socket_free(ev);
-	bl_nl_close(&nl);
-	cpu_exclude_free(&cw.ex);
-	workload_free(&w);
+	if (nl_open)
+		bl_nl_close(&nl);
+	cpu_exclude_free(&r.cw.ex);
+	workload_free(&cl);
+	plan_free(&p);
 	return rc;
 }
 

@@ -58,6 +58,7 @@ struct job {
 	uint32_t groupid;		/* fio's: jobs between stonewalls */
 	unsigned int nr_jobs;		/* a sum: how many jobs it sums */
 	const struct optlist *opts;	/* fio's "job options", not owned */
+	const char *name;		/* fio's jobname (--name, a job file's section), not owned */
 };
 
 /* Options as the user gave them (fio's "job options"), in order. */

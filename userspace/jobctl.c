@@ -303,8 +303,8 @@ void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n)
 }
 
 void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
-		       const struct workload *w, const struct cpu_window *cw,
-		       const struct disk_util *du, unsigned int nr_du)
+		const struct workload *w, const struct cpu_window *cw,
+		const struct optlist *global, const struct disk_util *du, unsigned int nr_du)
 {
 	struct out *o = out_new(stdout, ctx->json, ctx->pretty);
 	struct report_opts ro = w->ro;
@@ -325,17 +325,21 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 			(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, NULL);
 		out_str(o, "time", NULL, buf);
 		out_begin_object(o, "global options", NULL);
+		for (unsigned int i = 0; global && i < global->nr; i++)
+			out_str(o, global->key[i], NULL, global->val[i]);
 		out_end_object(o);
 		out_begin_array(o, "jobs", NULL);
 	}
 	for (unsigned int i = 0; i < n; i++) {
+		const char *jobname = jobs[i].name ? jobs[i].name : w->name;
 		char *name = NULL;
 
-		jobs[i].opts = &w->opts;
+		if (!jobs[i].opts)
+			jobs[i].opts = &w->opts;
 		/* --name: the JSON jobname; in text both, so devices stay apart. */
-		if (w->name && !ctx->json)
-			name = xasprintf("%s (%s)", w->name, jobs[i].path);
-		report_job(o, NULL, &jobs[i], name ? name : w->name ? w->name : jobs[i].path, &ro);
+		if (jobname && !ctx->json)
+			name = xasprintf("%s (%s)", jobname, jobs[i].path);
+		report_job(o, NULL, &jobs[i], name ? name : jobname ? jobname : jobs[i].path, &ro);
 		free(name);
 		job_sum(&sum, &jobs[i]);
 		sum.no_lat = jobs[i].no_lat;
@@ -346,8 +350,15 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		report_job(o, "all_jobs", &sum, "All jobs", &ro);
 	if (cw && cw->ended)
 		cpu_report(o, &cw->a, &cw->b, sum.op[OP_READ].ios + sum.op[OP_WRITE].ios, &cw->ex);
-	if (!ctx->json && du)
-		report_group(jobs, n, 0);
+	/* fio's "Run status group" lines, each group once, in order. */
+	for (unsigned int i = 0; !ctx->json && du && i < n; i++) {
+		bool first = true;
+
+		for (unsigned int k = 0; k < i; k++)
+			first &= jobs[k].groupid != jobs[i].groupid;
+		if (first)
+			report_group(jobs, n, jobs[i].groupid);
+	}
 	if (du)
 		report_disks(o, du, nr_du);
 	out_free(o);

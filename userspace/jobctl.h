@@ -49,9 +49,13 @@ struct nl_sock *events_open(void);
 /* Up to @ms for any job event (the caller then reads the jobs' state). */
 void events_wait(struct nl_sock *ev, int ms);
 
-/* The report of @n jobs (text or JSON), their sum, the client CPU, the devices. */
+/*
+ * The report of @n jobs (text or JSON), their sum, the client CPU, the
+ * devices; @w for the report options, each job's name and options from the
+ * job (else @w's), @global a job file's [global] (or NULL).
+ */
 void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		const struct workload *w, const struct cpu_window *cw,
-		const struct disk_util *du, unsigned int nr_du);
+		const struct optlist *global, const struct disk_util *du, unsigned int nr_du);
 
 #endif

@@ -125,32 +125,37 @@ static bool own_option(const char *k)
 	       !strcmp(k, "new_group") || !strcmp(k, "description");
 }
 
-/* One job from [global] and its section: the option vector and its groups. */
+/*
+ * One job from [global] and its section: the section's options replace
+ * [global]'s of the same name (a job's filename is its own, not a second
+ * one), then the option vector and the job's wave and group.
+ */
 static void add_job(struct jobfile *jf, const struct section *g, const struct section *s)
 {
+	struct optlist all = { 0 };
 	struct jobfile_job *j;
-	const struct section *parts[] = { g, s };
-	bool stonewall = false, new_group = false;
+	bool stonewall, new_group;
 
+	for (unsigned int i = 0; i < g->opts.nr; i++)
+		optlist_set(&all, g->opts.key[i], g->opts.val[i]);
+	for (unsigned int i = 0; i < s->opts.nr; i++)
+		optlist_set(&all, s->opts.key[i], s->opts.val[i]);
+	stonewall = flag_set(&all, "stonewall") || flag_set(&all, "wait_for_previous");
+	new_group = flag_set(&all, "new_group");
 	jf->jobs = xrealloc(jf->jobs, (jf->nr + 1) * sizeof(*jf->jobs));
 	j = &jf->jobs[jf->nr];
 	memset(j, 0, sizeof(*j));
 	j->name = xstrdup(s->name);
-	j->argv = xcalloc(g->opts.nr + s->opts.nr + 2, sizeof(*j->argv));
+	j->argv = xcalloc(all.nr + 2, sizeof(*j->argv));
 	j->argv[j->argc++] = xasprintf("--name=%s", s->name);
-	for (unsigned int p = 0; p < 2; p++) {
-		const struct optlist *l = &parts[p]->opts;
-
-		stonewall |= flag_set(l, "stonewall") || flag_set(l, "wait_for_previous");
-		new_group |= flag_set(l, "new_group");
-		for (unsigned int i = 0; i < l->nr; i++) {
-			if (own_option(l->key[i]))
-				continue;
-			j->argv[j->argc++] = *l->val[i] ?
-				xasprintf("--%s=%s", l->key[i], l->val[i]) :
-				xasprintf("--%s", l->key[i]);
-		}
+	for (unsigned int i = 0; i < all.nr; i++) {
+		/* The section's name is the job's name (fio's name= is the same). */
+		if (own_option(all.key[i]) || !strcmp(all.key[i], "name"))
+			continue;
+		j->argv[j->argc++] = *all.val[i] ? xasprintf("--%s=%s", all.key[i], all.val[i]) :
+						   xasprintf("--%s", all.key[i]);
 	}
+	optlist_free(&all);
 	if (jf->nr) {
 		j->wave = jf->jobs[jf->nr - 1].wave + stonewall;
 		j->groupid = jf->jobs[jf->nr - 1].groupid + (stonewall || new_group);

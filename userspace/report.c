@@ -463,7 +463,8 @@ static void text_job(const struct job *j, const char *name, const struct report_
 			printf(", error %s", strerror(-j->error));
 		printf("\n");
 	}
-	if (j->op[OP_READ].ios || j->op[OP_READ].errors || j->rw != BLKLOAD_RW_WRITE)
+	if (j->op[OP_READ].ios || j->op[OP_READ].errors ||
+	    (!sum && j->rw != BLKLOAD_RW_WRITE && j->rw != BLKLOAD_RW_RANDWRITE))
 		text_op("read", &j->op[OP_READ], j->elapsed, j->no_lat, ro);
 	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors ||
 	    (!sum && j->rw != BLKLOAD_RW_READ && j->rw != BLKLOAD_RW_RANDREAD))

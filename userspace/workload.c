@@ -426,7 +426,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_NAME:
 			/* In fio each --name starts a job; here one name for all. */
 			if (w->name) {
-				fprintf(stderr, "blkload: %s: --name once: one workload per command (fio job files come later)\n",
+				fprintf(stderr, "blkload: %s: --name once: one workload per command line (several: a fio job file)\n",
 					cmd);
 				return -1;
 			}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for fio job files (jobfile.c): sections, [global], stonewall
+ * and new_group, environment expansion, and errors naming their line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "jobfile.h"
+#include "workload.h"
+
+static char *write_file(const char *text)
+{
+	char *path = strdup("/tmp/blkload-jobfile-XXXXXX");
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		abort();
+	close(fd);
+	return path;
+}
+
+static int read_text(struct jobfile *jf, const char *text, char *err, size_t errlen)
+{
+	char *path = write_file(text);
+	FILE *saved = stderr, *f = fmemopen(err, errlen, "w");
+	int ret;
+
+	memset(err, 0, errlen);
+	stderr = f;
+	ret = jobfile_read(jf, path, workload_option_known);
+	stderr = saved;
+	fclose(f);
+	unlink(path);
+	free(path);
+	return ret;
+}
+
+static const char *arg(const struct jobfile_job *j, const char *prefix)
+{
+	for (unsigned int i = 0; i < j->argc; i++)
+		if (!strncmp(j->argv[i], prefix, strlen(prefix)))
+			return j->argv[i];
+	return NULL;
+}
+
+TEST(global_sections_waves_groups)
+{
+	struct jobfile jf = { 0 };
+	char err[512];
+
+	setenv("BL_TEST_DEV", "/dev/nullb0", 1);
+	ASSERT_EQ(0, read_text(&jf,
+		"; a comment\n"
+		"# another\n"
+		"[global]\n"
+		"ioengine=libaio\n"
+		"direct = 1\n"
+		"bs=4k\n"
+		"filename=${BL_TEST_DEV}\n"
+		"\n"
+		"[reads]\n"
+		"rw=randread\n"
+		"iodepth=$ncpus\n"
+		"[writes]\n"
+		"rw=randwrite\n"
+		"allow_write\n"
+		"bs=64k\n"
+		"filename=/dev/other\n"
+		"name=ignored\n"
+		"[later]\n"
+		"stonewall\n"
+		"rw=read\n"
+		"[apart]\n"
+		"new_group\n"
+		"rw=read\n", err, sizeof(err)));
+	EXPECT_STREQ("", err);
+	ASSERT_EQ(4, jf.nr);
+	EXPECT_STREQ("reads", jf.jobs[0].name);
+	EXPECT_STREQ("--name=reads", jf.jobs[0].argv[0]);
+	EXPECT_STREQ("--filename=/dev/nullb0", arg(&jf.jobs[0], "--filename"));
+	EXPECT_STREQ("--ioengine=libaio", arg(&jf.jobs[0], "--ioengine"));
+	EXPECT_NE(NULL, arg(&jf.jobs[0], "--iodepth="));
+	EXPECT_NE(0, strcmp("--iodepth=$ncpus", arg(&jf.jobs[0], "--iodepth=")));
+	/* A section's option replaces [global]'s: one --bs, one --filename. */
+	EXPECT_STREQ("--bs=64k", arg(&jf.jobs[1], "--bs"));
+	for (unsigned int i = 0, n = 0; i < jf.jobs[1].argc; i++)
+		ASSERT_GT(2, n += !strncmp(jf.jobs[1].argv[i], "--bs", 4));
+	EXPECT_STREQ("--allow_write", arg(&jf.jobs[1], "--allow"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[1], "--name=ignored"));
+	EXPECT_STREQ("--filename=/dev/other", arg(&jf.jobs[1], "--filename"));
+	EXPECT_EQ(0, jf.jobs[0].wave);
+	EXPECT_EQ(0, jf.jobs[1].wave);
+	EXPECT_EQ(1, jf.jobs[2].wave);
+	EXPECT_EQ(1, jf.jobs[3].wave);
+	EXPECT_EQ(0, jf.jobs[1].groupid);
+	EXPECT_EQ(1, jf.jobs[2].groupid);
+	EXPECT_EQ(2, jf.jobs[3].groupid);
+	EXPECT_EQ(NULL, arg(&jf.jobs[2], "--stonewall"));
+	ASSERT_EQ(4, jf.global.nr);
+	EXPECT_STREQ("filename", jf.global.key[3]);
+	EXPECT_STREQ("/dev/nullb0", jf.global.val[3]);
+	jobfile_free(&jf);
+}
+
+/* Each refusal names the file's line and the option. */
+TEST(errors_name_the_line)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "[a]\nrw=read\nverify=crc32c\n", ":3: 'verify' is a fio option blkload does not have" },
+		{ "[a]\nbogus=1\n", ":2: 'bogus' is not an option fio or blkload knows" },
+		{ "rw=read\n[a]\n", ":1: an option before any [section]" },
+		{ "[a]\nfilename=${BL_TEST_UNSET_VAR}\n", ":2: ${BL_TEST_UNSET_VAR} is not set" },
+		{ "[a\n", ":1: a section is \"[name]\"" },
+		{ "[global]\nrw=read\n", "no job in the file" },
+		{ "", "no job in the file" },
+		{ "[a]\ninclude other.fio\n", ":2: 'include' is not supported" },
+		{ "[global]\nhelp\n[a]\n", ":2: 'help' is not an option" },
+	};
+	char err[512];
+
+	unsetenv("BL_TEST_UNSET_VAR");
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct jobfile jf = { 0 };
+
+		EXPECT_EQ(-1, read_text(&jf, cases[i].text, err, sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, cases[i].want)) {
+			TH_LOG("case %u: %s", i, err);
+		}
+		jobfile_free(&jf);
+	}
+}
+
+TEST(missing_file)
+{
+	struct jobfile jf = { 0 };
+	char err[512];
+	FILE *saved = stderr, *f = fmemopen(err, sizeof(err), "w");
+
+	memset(err, 0, sizeof(err));
+	stderr = f;
+	EXPECT_EQ(-1, jobfile_read(&jf, "/nonexistent/x.fio", workload_option_known));
+	stderr = saved;
+	fclose(f);
+	EXPECT_NE(NULL, strstr(err, "/nonexistent/x.fio: No such file"));
+	jobfile_free(&jf);
+}
+
+TEST_HARNESS_MAIN
