@@ -76,6 +76,7 @@ struct bl_slot {
 	struct bio bio;
 	struct bl_queue *q;
 	struct llist_node node;	/* on bl_queue.done once completed */
+	struct bl_slot *batch_next;	/* the bios of one plug, to stamp after its flush */
 	u64 off;		/* byte offset of its IO */
 	u64 submit_ns;		/* before its first submit_bio() */
 	u64 sent_ns;		/* after its last submit_bio() returned */

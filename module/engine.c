@@ -422,6 +422,7 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 		WRITE_ONCE(q->progress_ns, now);
 	while (n) {
 		unsigned int b = min(n, batch);
+		struct bl_slot *plugged = NULL;
 
 		if (b > 1)
 			blk_start_plug(&plug);
@@ -445,12 +446,27 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			if (!no_lat && !again)
 				slot->submit_ns = ktime_get_ns();
 			submit_bio(&slot->bio);
-			/* Ours until reaped by this worker, completed or not. */
-			if (!no_lat)
+			/*
+			 * Ours until reaped by this worker, completed or not. A
+			 * plugged bio is sent when the plug is flushed: stamped then.
+			 */
+			if (no_lat)
+				continue;
+			if (b > 1) {
+				slot->batch_next = plugged;
+				plugged = slot;
+			} else {
 				slot->sent_ns = ktime_get_ns();
+			}
 		}
-		if (b > 1)
+		if (b > 1) {
+			u64 sent;
+
 			blk_finish_plug(&plug);
+			sent = no_lat ? 0 : ktime_get_ns();
+			for (; plugged; plugged = plugged->batch_next)
+				plugged->sent_ns = sent;
+		}
 		n -= b;
 		/* The CPU is going away: nothing more from this worker. */
 		if (unlikely(READ_ONCE(*offline)))

@@ -421,6 +421,9 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0) ||
 	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth))
 		goto err_cancel;
+	/* A nest's length is 16 bits: histograms and many queue rows do not fit one. */
+	if (skb_tail_pointer(msg) - (unsigned char *)nest > U16_MAX)
+		goto err_cancel;
 	nla_nest_end(msg, nest);
 	return 0;
 
@@ -515,6 +518,8 @@ static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	bl_job_put(job);
 	if (ret) {
 		nlmsg_free(msg);
+		if (ret == -EMSGSIZE && hist && queues)
+			GENL_SET_ERR_MSG(info, "histograms and queue rows together do not fit");
 		return ret;
 	}
 	return genlmsg_reply(msg, info);

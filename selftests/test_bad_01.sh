@@ -10,10 +10,10 @@ bl_require_root
 bl_require_cmd blkload python3 setpriv mkfs.ext2 mount
 
 cases=(
-	"bs 0|bs: integer out of range|--dev /dev/nullb0 --bs 0"
+	"bs 0: the option, its value and the allowed range|--bs 0: integer out of range (allowed 512..4194304)|--dev /dev/nullb0 --bs 0"
 	"bs not a multiple of the logical block size|not a multiple of the device's logical block size|--dev /dev/nullb0 --bs 2k"
-	"bs over 4 MiB|bs: integer out of range|--dev /dev/nullb0 --bs 8m"
-	"iodepth 0|iodepth: integer out of range|--dev /dev/nullb0 --iodepth 0"
+	"bs over 4 MiB|--bs 8388608: integer out of range (allowed 512..4194304)|--dev /dev/nullb0 --bs 8m"
+	"iodepth 0|--iodepth 0: integer out of range (allowed 1..65536)|--dev /dev/nullb0 --iodepth 0"
 	"iodepth over the limit|over the module's limit|--dev /dev/nullb0 --iodepth 2000"
 	"nonexistent CPU|offline or does not exist|--dev /dev/nullb0 --cpus 64"
 	"offline CPU|offline or does not exist|--dev /dev/nullb0 --cpus 1"
@@ -25,8 +25,8 @@ cases=(
 	"write without allow-write|allow-write is required|--dev /dev/nullb0 --rw randwrite"
 	"write to a mounted device|mounted or claimed by another holder|--dev /dev/ram0 --rw write --allow-write"
 	"memory over budget|this job would pin 4.00 GiB of data pages|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"
-	"runtime over 365 days|runtime: integer out of range|--dev /dev/nullb0 --runtime 8761h"
-	"ramp_time over 365 days|ramp-time: integer out of range|--dev /dev/nullb0 --ramp_time 8761h"
+	"runtime over 365 days|--runtime 31539600000000000: integer out of range (allowed 0..31536000000000000)|--dev /dev/nullb0 --runtime 8761h"
+	"ramp_time over 365 days|--ramp_time 31539600000000000: integer out of range (allowed 0..31536000000000000)|--dev /dev/nullb0 --ramp_time 8761h"
 	"continue_on_error verify|no verify yet|--dev /dev/nullb0 --continue_on_error verify"
 )
 

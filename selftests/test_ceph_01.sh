@@ -136,7 +136,7 @@ timeout_map() {
 	kill -CONT "$osd_pid"
 	rbd unmap -o noudev "$d"
 	test "$rc" = 1 &&
-		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] == -110" \
+		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] == 110" \
 			<"$tmp/o.json"
 }
 bl_check "osd_request_timeout=3: the same stall ends the run with ETIMEDOUT" timeout_map
@@ -153,7 +153,7 @@ force_unmap() {
 	t1=$(bl_ms)
 	echo "# run exited $rc $((t1 - t0)) ms after the forced unmap"
 	test "$rc" = 1 -a $((t1 - t0)) -lt "$(bl_ms_scaled 2000)" &&
-		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] < 0" \
+		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] > 0" \
 			"d['jobs'][0]['write']['errors'] > 0" \
 			<"$tmp/u.json"
 }

@@ -81,7 +81,7 @@ stop_it() {
 bl_check "stop: done, reason stopped, then gone" stop_it
 rejected() {
 	vg blkload run --dev /dev/nullb0 --bs 8m
-	test $? = 1 && grep -q "bs: integer out of range" "$tmp/err"
+	test $? = 1 && grep -q -- "--bs [0-9]*: integer out of range (allowed 512..4194304)" "$tmp/err"
 }
 bl_check "a kernel rejection: exit 1 and the reason" rejected
 

@@ -47,7 +47,7 @@ bl_check "power-off: the run ends with the error, exit 1, in under $(bl_ms_scale
 import json, sys
 j = json.load(open(sys.argv[1]))[\"jobs\"][0]
 print(\"# reason\", j[\"done_reason\"], \"error\", j[\"error\"], \"ios\", j[\"read\"][\"total_ios\"])
-assert j[\"done_reason\"] == \"error\" and j[\"error\"] < 0 and j[\"read\"][\"total_ios\"] > 0
+assert j[\"done_reason\"] == \"error\" and j[\"error\"] == 5 and j[\"read\"][\"total_ios\"] > 0
 ' '$tmp/pwr.json'"
 rmdir $cfs/bl_pwr
 bl_check "nothing left after the power-off" bl_clean

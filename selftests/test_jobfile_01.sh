@@ -12,7 +12,7 @@ bl_require_root
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 bl_mark start
 bl_load
 # 200 us completions: two seconds of IO are a few thousand IOs, not millions.
@@ -117,6 +117,16 @@ text() {
 		grep -q '^writer (/dev/nullb1): .*: done (runtime)$' "$tmp/t.txt"
 }
 bl_check "text: jobs by section name, two run status groups, disk stats" text
+
+# The command line's device and name replace the file's (not a second device).
+override() {
+	BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload -j run --ioengine=kernel \
+		--filename=/dev/nullb1 --name=cli --runtime=1 "$tmp/two.fio" |
+		bl_json "len(d['jobs']) == 3" \
+			"all(j['device'] == '/dev/nullb1' and j['jobname'] == 'cli' for j in d['jobs'])" \
+			"d['all_jobs']['elapsed_ns'] >= d['jobs'][0]['elapsed_ns'] + d['jobs'][2]['elapsed_ns']"
+}
+bl_check "command line --filename and --name replace the file's; waves add up in the sum" override
 
 refusals() {
 	local out

@@ -285,7 +285,7 @@ static int monitor_event(struct nl_msg *msg, void *arg)
 		out_u64(o, "job_id", NULL, j.id, NULL);
 		out_str(o, "device", NULL, j.path);
 		out_str(o, "done_reason", NULL, reason_name(j.reason));
-		out_s64(o, "error", NULL, j.error, NULL);
+		out_s64(o, "error", NULL, -j.error, NULL);
 		out_u64(o, "ios", NULL, j.op[OP_READ].ios + j.op[OP_WRITE].ios, NULL);
 		out_u64(o, "elapsed_ns", NULL, j.elapsed, NULL);
 		out_free(o);

@@ -180,8 +180,16 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 		int n = 0, ret;
 
 		args[n++] = argv[0];
-		for (unsigned int a = 0; a < jj->argc; a++)
+		for (unsigned int a = 0; a < jj->argc; a++) {
+			const char *o = jj->argv[a];
+
+			/* Devices and a name on the command line replace the file's. */
+			if ((cl->nr_devs && (!strncmp(o, "--filename", 10) ||
+					     !strncmp(o, "--dev", 5))) ||
+			    (cl->name && !strncmp(o, "--name=", 7)))
+				continue;
 			args[n++] = jj->argv[a];
+		}
 		for (int a = 1; a < argc; a++) {
 			bool file = false;
 
@@ -531,7 +539,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	for (uint32_t wave = 0; wave < nwaves; wave++) {
 		struct workload **ws = xcalloc(p.nw, sizeof(*ws));
 		uint32_t *gid = xcalloc(p.nw, sizeof(*gid));
-		unsigned int k = 0;
+		unsigned int k = 0, before;
 		int wrc;
 
 		for (unsigned int i = 0; i < p.nw; i++) {
@@ -540,10 +548,13 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			gid[k] = p.groupid[i];
 			ws[k++] = &p.w[i];
 		}
+		before = r.n;
 		if (ws[0]->engine)
 			wrc = engine_wave(ws[0], &r, gid[0]);
 		else
 			wrc = kernel_wave(ctx, &nl, ev, ws, gid, k, &r);
+		for (unsigned int i = before; i < r.n; i++)
+			r.jobs[i].wave = wave;
 		free(ws);
 		free(gid);
 		r.waves++;

@@ -289,8 +289,11 @@ void op_sum(struct op_stats *x, const struct op_stats *y)
 	lat_sum(&x->lat, x->ios, &y->lat, y->ios);
 	lat_sum(&x->clat, x->ios, &y->clat, y->ios);
 	lat_sum(&x->slat, x->ios, &y->slat, y->ios);
-	/* Split latencies only when every part has them. */
-	x->split = (first || x->split) && y->split;
+	/* Split latencies only when every part with IOs has them. */
+	if (y->ios)
+		x->split = (first || x->split) && y->split;
+	else if (first)
+		x->split = y->split;
 	x->ios += y->ios;
 	x->bytes += y->bytes;
 	x->errors += y->errors;
@@ -317,20 +320,23 @@ void job_sum(struct job *a, const struct job *b)
 	a->nr_jobs += b->nr_jobs ? b->nr_jobs : 1;
 }
 
-/* Sets @key (a later value replaces an earlier one, as in a fio job file). */
+/*
+ * Sets @key (a later value replaces an earlier one, as in a fio job file);
+ * a NULL @val is an option given without '=' (a flag), kept apart from "".
+ */
 void optlist_set(struct optlist *l, const char *key, const char *val)
 {
 	for (unsigned int i = 0; i < l->nr; i++) {
 		if (!strcmp(l->key[i], key)) {
 			free(l->val[i]);
-			l->val[i] = xstrdup(val ? val : "");
+			l->val[i] = val ? xstrdup(val) : NULL;
 			return;
 		}
 	}
 	l->key = xrealloc(l->key, (l->nr + 1) * sizeof(*l->key));
 	l->val = xrealloc(l->val, (l->nr + 1) * sizeof(*l->val));
 	l->key[l->nr] = xstrdup(key);
-	l->val[l->nr] = xstrdup(val ? val : "");
+	l->val[l->nr] = val ? xstrdup(val) : NULL;
 	l->nr++;
 }
 

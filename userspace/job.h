@@ -56,12 +56,13 @@ struct job {
 	unsigned int nr_queues;
 	/* for reports */
 	uint32_t groupid;		/* fio's: jobs between stonewalls */
+	uint32_t wave;			/* jobs of one wave ran together, waves one by one */
 	unsigned int nr_jobs;		/* a sum: how many jobs it sums */
 	const struct optlist *opts;	/* fio's "job options", not owned */
 	const char *name;		/* fio's jobname (--name, a job file's section), not owned */
 };
 
-/* Options as the user gave them (fio's "job options"), in order. */
+/* Options as the user gave them (fio's "job options"), in order; val NULL: a flag. */
 struct optlist {
 	char **key, **val;
 	unsigned int nr;

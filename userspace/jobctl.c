@@ -153,7 +153,7 @@ int get_parse(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
+static int job_get_one(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
 {
 	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_GET, 0);
 	struct get_ctx g = { 0 };
@@ -176,6 +176,34 @@ int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *o
 			job_clear(&g.jobs[i]);
 	free(g.jobs);
 	return ret;
+}
+
+/*
+ * Histograms and per-queue rows in two requests: together they pass the
+ * 64 KiB of one attribute nest from about nine queues on. The rows are
+ * then from a moment just after the totals (the same, once a job is done).
+ */
+int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
+{
+	struct job rows;
+	int ret;
+
+	if (!hist || !queues)
+		return job_get_one(nl, id, hist, queues, out);
+	ret = job_get_one(nl, id, true, false, out);
+	if (ret)
+		return ret;
+	ret = job_get_one(nl, id, false, true, &rows);
+	if (ret) {
+		job_clear(out);
+		return ret;
+	}
+	out->queues = rows.queues;
+	out->nr_queues = rows.nr_queues;
+	rows.queues = NULL;
+	rows.nr_queues = 0;
+	job_clear(&rows);
+	return 0;
 }
 
 /* Ctrl-C (or SIGTERM) count: the first stops, the second detaches. */
@@ -326,7 +354,7 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_str(o, "time", NULL, buf);
 		out_begin_object(o, "global options", NULL);
 		for (unsigned int i = 0; global && i < global->nr; i++)
-			out_str(o, global->key[i], NULL, global->val[i]);
+			out_str(o, global->key[i], NULL, global->val[i] ? global->val[i] : "");
 		out_end_object(o);
 		out_begin_array(o, "jobs", NULL);
 	}
@@ -343,6 +371,18 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		free(name);
 		job_sum(&sum, &jobs[i]);
 		sum.no_lat = jobs[i].no_lat;
+	}
+	/* Waves ran one after the other: the sum's time is theirs added up. */
+	if (n && jobs[n - 1].wave) {
+		sum.elapsed = 0;
+		for (uint32_t wv = 0; wv <= jobs[n - 1].wave; wv++) {
+			uint64_t longest = 0;
+
+			for (unsigned int i = 0; i < n; i++)
+				if (jobs[i].wave == wv && jobs[i].elapsed > longest)
+					longest = jobs[i].elapsed;
+			sum.elapsed += longest;
+		}
 	}
 	if (ctx->json)
 		out_end_array(o);

@@ -115,7 +115,7 @@ static bool flag_set(const struct optlist *l, const char *key)
 {
 	for (unsigned int i = 0; i < l->nr; i++)
 		if (!strcmp(l->key[i], key))
-			return strcmp(l->val[i], "0") != 0;
+			return !l->val[i] || strcmp(l->val[i], "0") != 0;
 	return false;
 }
 
@@ -152,8 +152,9 @@ static void add_job(struct jobfile *jf, const struct section *g, const struct se
 		/* The section's name is the job's name (fio's name= is the same). */
 		if (own_option(all.key[i]) || !strcmp(all.key[i], "name"))
 			continue;
-		j->argv[j->argc++] = *all.val[i] ? xasprintf("--%s=%s", all.key[i], all.val[i]) :
-						   xasprintf("--%s", all.key[i]);
+		/* "key=" stays "--key=": a bare "--key" would take the next option as its value. */
+		j->argv[j->argc++] = all.val[i] ? xasprintf("--%s=%s", all.key[i], all.val[i]) :
+						  xasprintf("--%s", all.key[i]);
 	}
 	optlist_free(&all);
 	if (jf->nr) {
@@ -161,6 +162,23 @@ static void add_job(struct jobfile *jf, const struct section *g, const struct se
 		j->groupid = jf->jobs[jf->nr - 1].groupid + (stonewall || new_group);
 	}
 	jf->nr++;
+}
+
+/* The first job of a further file waits for the jobs before it, as in fio. */
+static void file_stonewall(struct jobfile *jf, unsigned int first)
+{
+	if (!first || first >= jf->nr)
+		return;
+	for (unsigned int i = first; i < jf->nr; i++) {
+		jf->jobs[i].wave++;
+		jf->jobs[i].groupid++;
+	}
+	/* Undo a stonewall of its own there: the file's stonewall is the one. */
+	if (jf->jobs[first].wave > jf->jobs[first - 1].wave + 1)
+		for (unsigned int i = first; i < jf->nr; i++) {
+			jf->jobs[i].wave--;
+			jf->jobs[i].groupid--;
+		}
 }
 
 /* Each option checked where it stands, so the message names its line. */
@@ -181,7 +199,8 @@ static int check_option(const char *k, const char *path, unsigned int line,
 int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *name))
 {
 	struct section global = { 0 }, cur = { 0 };
-	bool in_global = false, any = false, first_global = jf->global.nr == 0;
+	bool in_global = false, any = false, first_global = jf->nr == 0;
+	unsigned int first = jf->nr;
 	char *buf = NULL;
 	size_t cap = 0;
 	unsigned int line = 0;
@@ -195,7 +214,7 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 	}
 	global.name = xstrdup("global");
 	while (getline(&buf, &cap, f) >= 0) {
-		char *s = trim(buf), *eq, *key, *val;
+		char *s = trim(buf), *eq, *key, *val, *name;
 
 		line++;
 		if (!*s || *s == ';' || *s == '#')
@@ -208,14 +227,19 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 				goto out;
 			}
 			*end = 0;
+			name = trim(s + 1);
+			if (!*name) {
+				fprintf(stderr, "blkload: %s:%u: a section without a name\n", path, line);
+				goto out;
+			}
 			/* The section before ends here: a job, or the new defaults. */
 			if (cur.name) {
 				add_job(jf, &global, &cur);
 				section_clear(&cur);
 			}
-			in_global = !strcmp(s + 1, "global");
+			in_global = !strcmp(name, "global");
 			if (!in_global)
-				cur.name = xstrdup(trim(s + 1));
+				cur.name = xstrdup(name);
 			any = true;
 			continue;
 		}
@@ -232,9 +256,12 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 		if (eq)
 			*eq = 0;
 		key = trim(s);
-		val = eq ? expand(trim(eq + 1), path, line) : xstrdup("");
-		if (!val)
-			goto out;
+		val = NULL;
+		if (eq) {
+			val = expand(trim(eq + 1), path, line);
+			if (!val)
+				goto out;
+		}
 		if (!*key) {
 			fprintf(stderr, "blkload: %s:%u: an option without a name\n", path, line);
 			free(val);
@@ -254,11 +281,12 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 	}
 	if (cur.name)
 		add_job(jf, &global, &cur);
-	if (!jf->nr) {
+	if (jf->nr == first) {
 		fprintf(stderr, "blkload: %s: no job in the file (a [name] section other than [global])\n",
 			path);
 		goto out;
 	}
+	file_stonewall(jf, first);
 	ret = 0;
 out:
 	free(buf);

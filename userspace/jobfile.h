@@ -27,7 +27,7 @@ struct jobfile {
 
 /*
  * Reads @path and appends its jobs to @jf (several files: one after the
- * other, each starting a new wave as fio does). @known(name) tells whether
+ * other, each file's first job waiting for the jobs before it, as in fio). @known(name) tells whether
  * blkload takes the option: 0 yes, -1 no, 1 a fio option it does not have.
  * Returns 0, or -1 after printing "path:line: ..." for the first problem.
  */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,13 @@ int bl_nl_open(struct bl_nl *nl)
 	 * the next read fails with ENOBUFS. As much as rmem_max allows.
 	 */
 	nl_socket_set_buffer_size(nl->sk, 4 << 20, 0);
+	{
+		/* Past rmem_max where allowed (CAP_NET_ADMIN): many per-queue rows. */
+		int force = 4 << 20;
+
+		setsockopt(nl_socket_get_fd(nl->sk), SOL_SOCKET, SO_RCVBUFFORCE, &force,
+			   sizeof(force));
+	}
 	/* Ask for the kernel's reasons and do not echo our request back. */
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
@@ -67,6 +75,8 @@ void bl_nl_close(struct bl_nl *nl)
 	nl->sk = NULL;
 	free(nl->extack);
 	nl->extack = NULL;
+	free(nl->extack_value);
+	nl->extack_value = NULL;
 }
 
 struct nl_msg *bl_nl_msg(struct bl_nl *nl, uint8_t cmd, int flags)
@@ -132,8 +142,34 @@ static void parse_extack(struct bl_nl *nl, struct nlmsghdr *nlh)
 
 				if (offs >= start && offs < start + nla_total_size(nla_len(a))) {
 					nl->extack_attr = nla_type(a);
+					/* The value we sent, to say it back. */
+					if (nla_len(a) == 4)
+						nl->extack_value = xasprintf("%u", nla_get_u32(a));
+					else if (nla_len(a) == 8)
+						nl->extack_value = xasprintf("%" PRIu64,
+									     nla_get_u64(a));
 					break;
 				}
+			}
+		}
+	}
+	/* The policy of the rejected attribute: its range, from the kernel itself. */
+	if (tb[NLMSGERR_ATTR_POLICY]) {
+		struct nlattr *pol[NL_POLICY_TYPE_ATTR_MAX + 1];
+
+		if (nla_parse_nested(pol, NL_POLICY_TYPE_ATTR_MAX, tb[NLMSGERR_ATTR_POLICY],
+				     NULL) >= 0) {
+			if (nla_get_u64_checked(pol[NL_POLICY_TYPE_ATTR_MIN_VALUE_U],
+						&nl->extack_min_u) &&
+			    nla_get_u64_checked(pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_U],
+						&nl->extack_max_u)) {
+				nl->extack_range = true;
+			} else if (nla_get_u64_checked(pol[NL_POLICY_TYPE_ATTR_MIN_VALUE_S],
+						       (uint64_t *)&nl->extack_min_s) &&
+				   nla_get_u64_checked(pol[NL_POLICY_TYPE_ATTR_MAX_VALUE_S],
+						       (uint64_t *)&nl->extack_max_s)) {
+				nl->extack_range = true;
+				nl->extack_signed = true;
 			}
 		}
 	}
@@ -207,6 +243,10 @@ int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void 
 	nl->extack = NULL;
 	nl->extack_missing = 0;
 	nl->extack_attr = 0;
+	free(nl->extack_value);
+	nl->extack_value = NULL;
+	nl->extack_range = false;
+	nl->extack_signed = false;
 	nl->error = 0;
 
 	cb = nl_cb_alloc(NL_CB_CUSTOM);
@@ -248,25 +288,75 @@ int bl_nl_talk(struct bl_nl *nl, struct nl_msg *msg, bl_nl_parse_fn parse, void 
 	return nl->error;
 }
 
+const char *bl_attr_option(int type)
+{
+	static const char *const opts[] = {
+		[BLKLOAD_A_PATH] = "--dev",
+		[BLKLOAD_A_RW] = "--rw",
+		[BLKLOAD_A_RWMIXREAD] = "--rwmixread",
+		[BLKLOAD_A_BS] = "--bs",
+		[BLKLOAD_A_IODEPTH] = "--iodepth",
+		[BLKLOAD_A_CPUMASK] = "--cpus",
+		[BLKLOAD_A_OFFSET] = "--offset",
+		[BLKLOAD_A_SIZE] = "--size",
+		[BLKLOAD_A_RUNTIME] = "--runtime",
+		[BLKLOAD_A_RAMP_TIME] = "--ramp_time",
+		[BLKLOAD_A_NUMBER_IOS] = "--number_ios",
+		[BLKLOAD_A_IO_SIZE] = "--io_size",
+		[BLKLOAD_A_RANDSEED] = "--randseed",
+		[BLKLOAD_A_ALLOW_WRITE] = "--allow-write",
+		[BLKLOAD_A_FORCE] = "--force",
+		[BLKLOAD_A_BATCH] = "--iodepth_batch_submit",
+		[BLKLOAD_A_DRAIN_TIMEOUT] = "--drain-timeout",
+		[BLKLOAD_A_CONTINUE_ON_ERROR] = "--continue_on_error",
+		[BLKLOAD_A_JOB_ID] = "job id",
+	};
+
+	return type > 0 && type < (int)ARRAY_SIZE(opts) ? opts[type] : NULL;
+}
+
+/*
+ * "what: --iodepth 100000: integer out of range (allowed 1..65536)
+ * (Numerical result out of range)": the option as the user knows it, the
+ * value sent, the kernel's reason and the policy's range.
+ */
 void bl_nl_perror(const struct bl_nl *nl, const char *what)
 {
 	int e = nl->error < 0 ? -nl->error : nl->error;
-
+	const char *opt = bl_attr_option(nl->extack_attr);
 	const char *attr = nl->extack_attr > 0 &&
 			   nl->extack_attr < (int)ARRAY_SIZE(blkload_attr_names) ?
 			   blkload_attr_names[nl->extack_attr] : NULL;
+	char *who = NULL, *range = NULL;
 
-	if (nl->extack && attr)
-		fprintf(stderr, "blkload: %s: %s: %s (%s)\n", what, attr, nl->extack, strerror(e));
-	else if (nl->extack)
-		fprintf(stderr, "blkload: %s: %s (%s)\n", what, nl->extack, strerror(e));
+	if (opt || attr)
+		who = nl->extack_value && opt ? xasprintf("%s %s: ", opt, nl->extack_value) :
+			xasprintf("%s: ", opt ? opt : attr);
+	if (nl->extack_range && nl->extack_signed)
+		range = xasprintf(" (allowed %" PRId64 "..%" PRId64 ")", nl->extack_min_s,
+				  nl->extack_max_s);
+	else if (nl->extack_range)
+		range = xasprintf(" (allowed %" PRIu64 "..%" PRIu64 ")", nl->extack_min_u,
+				  nl->extack_max_u);
+	if (nl->extack)
+		fprintf(stderr, "blkload: %s: %s%s%s (%s)\n", what, who ? who : "", nl->extack,
+			range ? range : "", strerror(e));
+	else if (who)
+		fprintf(stderr, "blkload: %s: %srejected%s (%s)\n", what, who,
+			range ? range : "", strerror(e));
 	else if (nl->extack_missing)
-		fprintf(stderr, "blkload: %s: missing attribute %d (%s)\n", what,
-			nl->extack_missing, strerror(e));
+		fprintf(stderr, "blkload: %s: the kernel wants %s (%s)\n", what,
+			bl_attr_option(nl->extack_missing) ? bl_attr_option(nl->extack_missing) :
+			nl->extack_missing < (int)ARRAY_SIZE(blkload_attr_names) &&
+			blkload_attr_names[nl->extack_missing] ?
+			blkload_attr_names[nl->extack_missing] : "an attribute it did not get",
+			strerror(e));
 	else if (e == EPERM)
 		fprintf(stderr, "blkload: %s: %s (CAP_SYS_ADMIN is required)\n", what, strerror(e));
 	else
 		fprintf(stderr, "blkload: %s: %s\n", what, strerror(e));
+	free(who);
+	free(range);
 }
 
 bool nla_get_u32_checked(const struct nlattr *a, uint32_t *v)

@@ -22,8 +22,16 @@ struct bl_nl {
 	char *extack;		/* the kernel's message for it, or NULL */
 	int extack_missing;	/* attribute type the kernel reported missing, or 0 */
 	int extack_attr;	/* top-level attribute the kernel pointed at, or 0 */
+	char *extack_value;	/* that attribute's value in our request, as text, or NULL */
+	bool extack_range;	/* the kernel sent the policy's range: */
+	bool extack_signed;
+	int64_t extack_min_s, extack_max_s;
+	uint64_t extack_min_u, extack_max_u;
 	struct nl_msg *last;	/* the request in flight, to resolve that pointer */
 };
+
+/* The CLI option that sets attribute @type of a job ("--iodepth"), or NULL. */
+const char *bl_attr_option(int type);
 
 /* Prints the reason and returns -1 when the family cannot be reached. */
 int bl_nl_open(struct bl_nl *nl);

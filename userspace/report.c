@@ -27,7 +27,7 @@ struct lat_dist {
 	double ns[10], us[10], ms[12];	/* ms: ..., 1000, 2000, >=2000 */
 };
 
-/* Shares of the IOs in fio's latency ranges, from a lat histogram. */
+/* Shares of the IOs in fio's latency ranges (fio's are of clat), from a histogram. */
 static void lat_dist(const uint64_t *hist, uint64_t total, struct lat_dist *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -197,7 +197,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_begin_object(o, "job options", NULL);
 	if (j->opts)
 		for (unsigned int i = 0; i < j->opts->nr; i++)
-			out_str(o, j->opts->key[i], NULL, j->opts->val[i]);
+			out_str(o, j->opts->key[i], NULL, j->opts->val[i] ? j->opts->val[i] : "");
 	out_end_object(o);
 	if (!sum) {
 		out_u64(o, "job_id", NULL, j->id, NULL);
@@ -265,8 +265,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_end_object(o);
 	op_sum(&all, &j->op[OP_READ]);
 	op_sum(&all, &j->op[OP_WRITE]);
+	/* fio's distribution is of clat (lat where the split is unknown). */
 	if (!j->no_lat)
-		hist = all.hist;
+		hist = all.split && all.chist ? all.chist : all.hist;
 	json_lat_dist(o, hist, hist ? all.ios : 0);
 	op_clear(&all);
 	/* fio's latency_target options do not exist here: their defaults. */
@@ -410,7 +411,7 @@ static void text_dist(const struct job *j)
 	op_sum(&all, &j->op[OP_READ]);
 	op_sum(&all, &j->op[OP_WRITE]);
 	if (!j->no_lat && all.hist && all.ios) {
-		lat_dist(all.hist, all.ios, &d);
+		lat_dist(all.split && all.chist ? all.chist : all.hist, all.ios, &d);
 		for (unsigned int u = 0; u < 3; u++) {
 			const double *v = u == 0 ? d.ns : u == 1 ? d.us : d.ms;
 			unsigned int nr = u == 2 ? 12 : 10, shown = 0;

@@ -309,7 +309,7 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 
 	/* Since the last pass (none yet: 0) the thread saw q->inflight IOs outstanding. */
 	if (q->ramp_done && q->depth_t && now > q->depth_t)
-		q->depth_ns[bl_depth_idx(q->inflight)] += now - q->depth_t;
+		q->depth_ns[bl_depth_idx(q->depth_inflight)] += now - q->depth_t;
 	q->depth_t = now;
 	if (!q->ramp_done && now >= q->ramp_end) {
 		for (int op = 0; op < NR_OPS; op++)
@@ -413,6 +413,8 @@ static void *thread_fn(void *arg)
 			if (q->finished)
 				continue;
 			sent |= queue_service(t, q, now);
+			/* Outstanding until the next pass (reaps come before it, as in the module). */
+			q->depth_inflight = q->inflight;
 			if (q->finished)
 				continue;
 			live++;

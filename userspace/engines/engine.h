@@ -55,6 +55,7 @@ struct eng_queue {
 	uint64_t ramp_end, end, count_start_ns, end_ns, progress_ns, last_done_ns, stall_max;
 	uint64_t ios_done;	/* completions, to split the thread's CPU time */
 	uint64_t depth_t, depth_ns[BL_DEPTH_NR];	/* time at each in-flight level */
+	unsigned int depth_inflight;	/* outstanding at the end of the last pass */
 	uint32_t reason;
 	bool ramp_done, stopping, finished;
 	struct op_stats st[NR_OPS];

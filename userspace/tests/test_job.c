@@ -247,10 +247,10 @@ TEST(report_json_fio_objects)
 	EXPECT_EQ(75, json_object_get_double(json_object_object_get(v, "32")));
 	EXPECT_EQ(25, json_object_get_double(json_object_object_get(v, "1")));
 	EXPECT_EQ(0, json_object_get_double(json_object_object_get(v, ">=64")));
-	/* 250 us: fio's "250" bucket of latency_us is [100, 250) us, this is the next. */
+	/* fio's shares are of clat (225 us): its "250" bucket, [100, 250) us. */
 	v = json_object_object_get(d, "latency_us");
-	EXPECT_EQ(100, json_object_get_double(json_object_object_get(v, "500")));
-	EXPECT_EQ(0, json_object_get_double(json_object_object_get(v, "250")));
+	EXPECT_EQ(100, json_object_get_double(json_object_object_get(v, "250")));
+	EXPECT_EQ(0, json_object_get_double(json_object_object_get(v, "500")));
 	EXPECT_NE(NULL, json_object_object_get(json_object_object_get(d, "latency_ms"),
 					       ">=2000"));
 	json_object_put(root);
@@ -278,7 +278,7 @@ TEST(report_text_like_fio)
 		"     lat percentiles (usec):",
 		"     |  1.00th=[50], 50.00th=[50], 99.00th=[50], 99.90th=[50],",
 		"     | 99.99th=[50]",
-		/* 50 us is in the bucket [49.66, 50.18) us: its midpoint is under 50. */
+		/* Of clat, 45 us: fio's "50" bucket, [20, 50) us. */
 		"  lat (usec)   : 50=100.00%",
 		"  cpu          : usr=0.00%, sys=50.00%, 25000 ns/IO on 1 queues",
 		"  IO depths    : 1=0.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=100.0%, >=64=0.0%",

@@ -121,6 +121,7 @@ TEST(errors_name_the_line)
 		{ "[global]\nrw=read\n", "no job in the file" },
 		{ "", "no job in the file" },
 		{ "[a]\ninclude other.fio\n", ":2: 'include' is not supported" },
+		{ "[ ]\nrw=read\n", ":1: a section without a name" },
 		{ "[global]\nhelp\n[a]\n", ":2: 'help' is not an option" },
 	};
 	char err[512];
@@ -135,6 +136,42 @@ TEST(errors_name_the_line)
 		}
 		jobfile_free(&jf);
 	}
+}
+
+/* "key=" is "--key=" (a bare "--key" would eat the next option); "[ global ]" is [global]. */
+TEST(empty_values_and_spaces)
+{
+	struct jobfile jf = { 0 };
+	char err[512];
+
+	setenv("BL_TEST_EMPTY", "", 1);
+	ASSERT_EQ(0, read_text(&jf, "[ global ]\nrw=read\n[ a ]\nclientname=${BL_TEST_EMPTY}\n"
+			       "time_based\n", err, sizeof(err)));
+	ASSERT_EQ(1, jf.nr);
+	EXPECT_STREQ("a", jf.jobs[0].name);
+	EXPECT_STREQ("--clientname=", arg(&jf.jobs[0], "--clientname"));
+	EXPECT_STREQ("--time_based", arg(&jf.jobs[0], "--time_based"));
+	EXPECT_STREQ("--rw=read", arg(&jf.jobs[0], "--rw"));
+	jobfile_free(&jf);
+}
+
+/* A second file waits for the first (fio's implied stonewall), once. */
+TEST(second_file_waits)
+{
+	struct jobfile jf = { 0 };
+	char err[512];
+
+	ASSERT_EQ(0, read_text(&jf, "[a]\nrw=read\n[b]\nrw=read\n", err, sizeof(err)));
+	ASSERT_EQ(0, read_text(&jf, "[c]\nrw=read\n[d]\nrw=read\n", err, sizeof(err)));
+	ASSERT_EQ(0, read_text(&jf, "[e]\nstonewall\n", err, sizeof(err)));
+	ASSERT_EQ(5, jf.nr);
+	EXPECT_EQ(0, jf.jobs[1].wave);
+	EXPECT_EQ(1, jf.jobs[2].wave);
+	EXPECT_EQ(1, jf.jobs[3].wave);
+	EXPECT_EQ(1, jf.jobs[3].groupid);
+	EXPECT_EQ(2, jf.jobs[4].wave);
+	EXPECT_EQ(2, jf.jobs[4].groupid);
+	jobfile_free(&jf);
 }
 
 TEST(missing_file)
