@@ -307,7 +307,12 @@ static int bl_nl_put_lat(struct sk_buff *msg, int type, const struct bl_lat *l,
 	return 0;
 }
 
-static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats *st, bool hist)
+/*
+ * One operation's statistics; @split adds the sum of squares and the slat
+ * and clat nests (left out of per-queue rows, which share one 64 KiB nest).
+ */
+static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats *st, bool hist,
+			bool split)
 {
 	struct nlattr *nest = nla_nest_start(msg, type);
 
@@ -322,10 +327,11 @@ static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats 
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM, st->lat.sum, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SUM_HI, st->lat.sum_hi, 0) ||
 	    (hist && nla_put(msg, BLKLOAD_A_OP_STATS_HIST, sizeof(st->hist), st->hist)) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ, st->lat.sq, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ_HI, st->lat.sq_hi, 0) ||
-	    bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_CLAT, &st->clat, hist ? st->chist : NULL) ||
-	    bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_SLAT, &st->slat, NULL)) {
+	    (split &&
+	     (nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ, st->lat.sq, 0) ||
+	      nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ_HI, st->lat.sq_hi, 0) ||
+	      bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_CLAT, &st->clat, hist ? st->chist : NULL) ||
+	      bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_SLAT, &st->slat, NULL)))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -404,8 +410,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CPU_TIME, qcpu, 0) ||
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_INFLIGHT,
 				      bl_queue_inflight(q), 0) ||
-		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false) ||
-		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false) ||
+		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false, false) ||
+		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false, false) ||
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0) ||
 		    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(qdepth), qdepth))
 			goto err_cancel;
@@ -416,8 +422,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CPU_TIME, cpu, 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_INFLIGHT, inflight, 0) ||
 	    (ramp_done && nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
-	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist) ||
-	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist, true) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist, true) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0) ||
 	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth))
 		goto err_cancel;
@@ -518,8 +524,8 @@ static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	bl_job_put(job);
 	if (ret) {
 		nlmsg_free(msg);
-		if (ret == -EMSGSIZE && hist && queues)
-			GENL_SET_ERR_MSG(info, "histograms and queue rows together do not fit");
+		if (ret == -EMSGSIZE)
+			GENL_SET_ERR_MSG(info, "statistics over 64 KiB: ask for queues apart");
 		return ret;
 	}
 	return genlmsg_reply(msg, info);

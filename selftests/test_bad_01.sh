@@ -25,8 +25,8 @@ cases=(
 	"write without allow-write|allow-write is required|--dev /dev/nullb0 --rw randwrite"
 	"write to a mounted device|mounted or claimed by another holder|--dev /dev/ram0 --rw write --allow-write"
 	"memory over budget|this job would pin 4.00 GiB of data pages|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"
-	"runtime over 365 days|--runtime 31539600000000000: integer out of range (allowed 0..31536000000000000)|--dev /dev/nullb0 --runtime 8761h"
-	"ramp_time over 365 days|--ramp_time 31539600000000000: integer out of range (allowed 0..31536000000000000)|--dev /dev/nullb0 --ramp_time 8761h"
+	"runtime over 365 days|--runtime 31539600000000000 ns: integer out of range (allowed 0..31536000000000000 ns)|--dev /dev/nullb0 --runtime 8761h"
+	"ramp_time over 365 days|--ramp_time 31539600000000000 ns: integer out of range (allowed 0..31536000000000000 ns)|--dev /dev/nullb0 --ramp_time 8761h"
 	"continue_on_error verify|no verify yet|--dev /dev/nullb0 --continue_on_error verify"
 )
 

@@ -184,8 +184,8 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 			const char *o = jj->argv[a];
 
 			/* Devices and a name on the command line replace the file's. */
-			if ((cl->nr_devs && (!strncmp(o, "--filename", 10) ||
-					     !strncmp(o, "--dev", 5))) ||
+			if ((cl->nr_devs && (!strncmp(o, "--filename=", 11) ||
+					     !strncmp(o, "--dev=", 6))) ||
 			    (cl->name && !strncmp(o, "--name=", 7)))
 				continue;
 			args[n++] = jj->argv[a];

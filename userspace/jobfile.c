@@ -173,12 +173,13 @@ static void file_stonewall(struct jobfile *jf, unsigned int first)
 		jf->jobs[i].wave++;
 		jf->jobs[i].groupid++;
 	}
-	/* Undo a stonewall of its own there: the file's stonewall is the one. */
+	/* A stonewall or new_group of its own there is the same step: taken once. */
 	if (jf->jobs[first].wave > jf->jobs[first - 1].wave + 1)
-		for (unsigned int i = first; i < jf->nr; i++) {
+		for (unsigned int i = first; i < jf->nr; i++)
 			jf->jobs[i].wave--;
+	if (jf->jobs[first].groupid > jf->jobs[first - 1].groupid + 1)
+		for (unsigned int i = first; i < jf->nr; i++)
 			jf->jobs[i].groupid--;
-		}
 }
 
 /* Each option checked where it stands, so the message names its line. */

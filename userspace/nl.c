@@ -101,6 +101,47 @@ struct talk {
 	int cb_ret;
 };
 
+/* The unit a number attribute is in, or "" (a count, bytes); NULL: not a number. */
+static const char *attr_unit(int type)
+{
+	switch (type) {
+	case BLKLOAD_A_RUNTIME:
+	case BLKLOAD_A_RAMP_TIME:
+		return " ns";
+	case BLKLOAD_A_DRAIN_TIMEOUT:
+		return " ms";
+	case BLKLOAD_A_RW:
+	case BLKLOAD_A_RWMIXREAD:
+	case BLKLOAD_A_BS:
+	case BLKLOAD_A_IODEPTH:
+	case BLKLOAD_A_OFFSET:
+	case BLKLOAD_A_SIZE:
+	case BLKLOAD_A_NUMBER_IOS:
+	case BLKLOAD_A_IO_SIZE:
+	case BLKLOAD_A_RANDSEED:
+	case BLKLOAD_A_BATCH:
+	case BLKLOAD_A_CONTINUE_ON_ERROR:
+	case BLKLOAD_A_JOB_ID:
+		return "";
+	default:
+		return NULL;
+	}
+}
+
+/* The value of a number attribute we sent, to say it back; NULL for others. */
+static char *attr_value(const struct nlattr *a)
+{
+	const char *unit = attr_unit(nla_type(a));
+
+	if (!unit)
+		return NULL;
+	if (nla_len(a) == 4)
+		return xasprintf("%u%s", nla_get_u32((struct nlattr *)a), unit);
+	if (nla_len(a) == 8)
+		return xasprintf("%" PRIu64 "%s", nla_get_u64((struct nlattr *)a), unit);
+	return NULL;
+}
+
 /* The extended ACK: TLVs after the error header (and the capped request). */
 static void parse_extack(struct bl_nl *nl, struct nlmsghdr *nlh)
 {
@@ -142,12 +183,7 @@ static void parse_extack(struct bl_nl *nl, struct nlmsghdr *nlh)
 
 				if (offs >= start && offs < start + nla_total_size(nla_len(a))) {
 					nl->extack_attr = nla_type(a);
-					/* The value we sent, to say it back. */
-					if (nla_len(a) == 4)
-						nl->extack_value = xasprintf("%u", nla_get_u32(a));
-					else if (nla_len(a) == 8)
-						nl->extack_value = xasprintf("%" PRIu64,
-									     nla_get_u64(a));
+					nl->extack_value = attr_value(a);
 					break;
 				}
 			}
@@ -327,17 +363,20 @@ void bl_nl_perror(const struct bl_nl *nl, const char *what)
 	const char *attr = nl->extack_attr > 0 &&
 			   nl->extack_attr < (int)ARRAY_SIZE(blkload_attr_names) ?
 			   blkload_attr_names[nl->extack_attr] : NULL;
+	const char *unit = attr_unit(nl->extack_attr);
 	char *who = NULL, *range = NULL;
 
 	if (opt || attr)
 		who = nl->extack_value && opt ? xasprintf("%s %s: ", opt, nl->extack_value) :
 			xasprintf("%s: ", opt ? opt : attr);
+	if (!unit)
+		unit = "";
 	if (nl->extack_range && nl->extack_signed)
-		range = xasprintf(" (allowed %" PRId64 "..%" PRId64 ")", nl->extack_min_s,
-				  nl->extack_max_s);
+		range = xasprintf(" (allowed %" PRId64 "..%" PRId64 "%s)", nl->extack_min_s,
+				  nl->extack_max_s, unit);
 	else if (nl->extack_range)
-		range = xasprintf(" (allowed %" PRIu64 "..%" PRIu64 ")", nl->extack_min_u,
-				  nl->extack_max_u);
+		range = xasprintf(" (allowed %" PRIu64 "..%" PRIu64 "%s)", nl->extack_min_u,
+				  nl->extack_max_u, unit);
 	if (nl->extack)
 		fprintf(stderr, "blkload: %s: %s%s%s (%s)\n", what, who ? who : "", nl->extack,
 			range ? range : "", strerror(e));

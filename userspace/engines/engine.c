@@ -307,7 +307,7 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 {
 	bool limit;
 
-	/* Since the last pass (none yet: 0) the thread saw q->inflight IOs outstanding. */
+	/* Since the last pass (none yet: 0) the thread had q->depth_inflight IOs outstanding. */
 	if (q->ramp_done && q->depth_t && now > q->depth_t)
 		q->depth_ns[bl_depth_idx(q->depth_inflight)] += now - q->depth_t;
 	q->depth_t = now;

@@ -164,7 +164,11 @@ TEST(second_file_waits)
 	ASSERT_EQ(0, read_text(&jf, "[a]\nrw=read\n[b]\nrw=read\n", err, sizeof(err)));
 	ASSERT_EQ(0, read_text(&jf, "[c]\nrw=read\n[d]\nrw=read\n", err, sizeof(err)));
 	ASSERT_EQ(0, read_text(&jf, "[e]\nstonewall\n", err, sizeof(err)));
-	ASSERT_EQ(5, jf.nr);
+	ASSERT_EQ(0, read_text(&jf, "[f]\nnew_group\n[g]\n", err, sizeof(err)));
+	ASSERT_EQ(7, jf.nr);
+	EXPECT_EQ(3, jf.jobs[5].wave);
+	EXPECT_EQ(3, jf.jobs[5].groupid);
+	EXPECT_EQ(3, jf.jobs[6].groupid);
 	EXPECT_EQ(0, jf.jobs[1].wave);
 	EXPECT_EQ(1, jf.jobs[2].wave);
 	EXPECT_EQ(1, jf.jobs[3].wave);
