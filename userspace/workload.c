@@ -109,6 +109,10 @@ void workload_usage(FILE *f, const char *cmd)
 {
 	fprintf(f,
 		"usage: blkload [-j] %s --dev DEVICE [--dev DEVICE ...] [OPTIONS]\n"
+		"       blkload [-j] %s [OPTIONS] JOBFILE.fio [JOBFILE.fio ...]\n"
+		"\n"
+		"fio job files: [global] and job sections, stonewall, new_group, ${VAR};\n"
+		"options given here apply to every job and win over the file's.\n"
 		"\n"
 		"Workload (fio's names; sizes take k/m/g suffixes, times s/ms/us/m/h):\n"
 		"  --dev, --filename DEV       target block device (repeat for more jobs)\n"
@@ -147,7 +151,7 @@ void workload_usage(FILE *f, const char *cmd)
 		"  --per-cpu                   per-CPU queue breakdown in the report\n"
 		"  --drain-timeout MS          how long a stop waits for in-flight IO (5000);\n"
 		"                              Ctrl-C stops, a second Ctrl-C detaches\n",
-		cmd);
+		cmd, cmd);
 }
 
 static int bad_value(const char *opt, const char *val, const char *what)
@@ -616,7 +620,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		return -1;
 	}
 	if (!w->nr_devs && !w->nr_images) {
-		fprintf(stderr, "blkload: %s: --dev DEVICE is required\n", cmd);
+		fprintf(stderr, "blkload: %s: --dev DEVICE (or a fio job file) is required\n", cmd);
 		return -1;
 	}
 	return 0;
