@@ -122,7 +122,7 @@ fi
 valgrind_cli() {
 	local rc
 	command -v valgrind >/dev/null || return 0
-	for args in "--help" "--version" "help info" "info --help" "nosuch" "-j info"; do
+	for args in "--help" "--version" "help info" "info --help" "nosuch" "-j info" "completion" "run --help"; do
 		# shellcheck disable=SC2086
 		valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \
 			userspace/blkload $args >/dev/null 2>"$logs/valgrind.tmp"
@@ -153,6 +153,8 @@ valgrind_unit() {
 step "valgrind: unit tests are clean" valgrind_unit
 step "check driver: the guest verdict fails on a bad exit, a missing test, no test" \
 	python3 scripts/tests/test_guest_verdict.py
+step "bash completion from the option tables: run --r<TAB>, --rw values, help = completion" \
+	scripts/tests/test_completion.sh
 }
 
 if [[ ${CHECK_HOST:-1} != 0 ]]; then

@@ -19,91 +19,190 @@ const double default_percentiles[] = {
 
 
 
-static const struct option workload_opts[] = {
-	{ "dev", required_argument, NULL, OPT_DEV },
-	{ "filename", required_argument, NULL, OPT_FILENAME },
-	{ "rw", required_argument, NULL, OPT_RW },
-	{ "readwrite", required_argument, NULL, OPT_RW },
-	{ "rwmixread", required_argument, NULL, OPT_RWMIXREAD },
-	{ "rwmixwrite", required_argument, NULL, OPT_RWMIXWRITE },
-	{ "bs", required_argument, NULL, OPT_BS },
-	{ "blocksize", required_argument, NULL, OPT_BS },
-	{ "iodepth", required_argument, NULL, OPT_IODEPTH },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "cpus_allowed", required_argument, NULL, OPT_CPUS_ALLOWED },
-	{ "cpus_allowed_policy", required_argument, NULL, OPT_CPUS_POLICY },
-	{ "numjobs", required_argument, NULL, OPT_NUMJOBS },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "direct", required_argument, NULL, OPT_DIRECT },
-	{ "output", required_argument, NULL, OPT_OUTPUT },
-	/* fio options whose meaning blkload has anyway. */
-	{ "group_reporting", optional_argument, NULL, OPT_FIO_NOOP },
-	{ "norandommap", optional_argument, NULL, OPT_FIO_NOOP },
-	{ "randrepeat", optional_argument, NULL, OPT_FIO_NOOP },
-	{ "invalidate", optional_argument, NULL, OPT_FIO_NOOP },
-	{ "thread", optional_argument, NULL, OPT_FIO_NOOP },
-	/* fio options blkload does not have (yet): one line each, not the usage. */
-	{ "verify", optional_argument, NULL, OPT_FIO_NO },
-	{ "rate_iops", optional_argument, NULL, OPT_FIO_NO },
-	{ "rate", optional_argument, NULL, OPT_FIO_NO },
-	{ "bssplit", optional_argument, NULL, OPT_FIO_NO },
-	{ "bsrange", optional_argument, NULL, OPT_FIO_NO },
-	{ "random_distribution", optional_argument, NULL, OPT_FIO_NO },
-	{ "fsync", optional_argument, NULL, OPT_FIO_NO },
-	{ "fdatasync", optional_argument, NULL, OPT_FIO_NO },
-	{ "sync", optional_argument, NULL, OPT_FIO_NO },
-	{ "buffered", optional_argument, NULL, OPT_FIO_NO },
-	{ "thinktime", optional_argument, NULL, OPT_FIO_NO },
-	{ "startdelay", optional_argument, NULL, OPT_FIO_NO },
-	{ "loops", optional_argument, NULL, OPT_FIO_NO },
-	{ "zonemode", optional_argument, NULL, OPT_FIO_NO },
-	{ "write_iops_log", optional_argument, NULL, OPT_FIO_NO },
-	{ "write_bw_log", optional_argument, NULL, OPT_FIO_NO },
-	{ "write_lat_log", optional_argument, NULL, OPT_FIO_NO },
-	{ "write_hist_log", optional_argument, NULL, OPT_FIO_NO },
-	{ "status-interval", optional_argument, NULL, OPT_FIO_NO },
-	{ "hipri", optional_argument, NULL, OPT_FIO_NO },
-	{ "buffer_compress_percentage", optional_argument, NULL, OPT_FIO_NO },
-	{ "dedupe_percentage", optional_argument, NULL, OPT_FIO_NO },
-	{ "zero_buffers", optional_argument, NULL, OPT_FIO_NO },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "runtime", required_argument, NULL, OPT_RUNTIME },
-	{ "ramp_time", required_argument, NULL, OPT_RAMP },
-	{ "ramp-time", required_argument, NULL, OPT_RAMP },
-	{ "number_ios", required_argument, NULL, OPT_NUMBER_IOS },
-	{ "number-ios", required_argument, NULL, OPT_NUMBER_IOS },
-	{ "io_size", required_argument, NULL, OPT_IO_SIZE },
-	{ "io-size", required_argument, NULL, OPT_IO_SIZE },
-	{ "io_limit", required_argument, NULL, OPT_IO_SIZE },
-	{ "randseed", required_argument, NULL, OPT_RANDSEED },
-	{ "allow-write", no_argument, NULL, OPT_ALLOW_WRITE },
-	{ "allow_write", no_argument, NULL, OPT_ALLOW_WRITE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "iodepth_batch_submit", required_argument, NULL, OPT_BATCH },
-	{ "iodepth_batch", required_argument, NULL, OPT_BATCH },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "gtod_reduce", optional_argument, NULL, OPT_NO_LAT },
-	{ "no-lat", no_argument, NULL, OPT_NO_LAT },
-	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
-	{ "time_based", optional_argument, NULL, OPT_TIME_BASED },
-	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
-	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "pool", required_argument, NULL, OPT_POOL },
-	{ "cpu-exclude", required_argument, NULL, OPT_CPU_EXCLUDE },
-	{ "cpu_exclude", required_argument, NULL, OPT_CPU_EXCLUDE },
-	{ "rbdname", required_argument, NULL, OPT_RBDNAME },
-	{ "clientname", required_argument, NULL, OPT_CLIENTNAME },
-	{ "rbd_connection", required_argument, NULL, OPT_RBD_CONN },
-	{ "rbd-connection", required_argument, NULL, OPT_RBD_CONN },
-	{ "ioengine", required_argument, NULL, OPT_ENGINE },
-	{ "continue_on_error", required_argument, NULL, OPT_COE },
-	{ "continue-on-error", required_argument, NULL, OPT_COE },
-	{ "kb_base", required_argument, NULL, OPT_KB_BASE },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+/*
+ * The one table of run's options: parsing (getopt, each name in both
+ * spellings), --help and the shell completion come from it. An entry
+ * without help is an alias of the entry before it with the same value.
+ */
+struct wopt {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *arg;	/* the value's name in --help */
+	const char *help;
 };
+
+static const struct wopt wopts[] = {
+	{ "dev", required_argument, OPT_DEV, "DEV", "target block device (repeat for more jobs)" },
+	{ "filename", required_argument, OPT_FILENAME, "DEV",
+	  "fio's: devices separated by ':' (\\: for a ':' in a name)" },
+	{ "rw", required_argument, OPT_RW, "PATTERN",
+	  "read write randread randwrite rw randrw (read)" },
+	{ "readwrite", required_argument, OPT_RW, NULL, NULL },
+	{ "rwmixread", required_argument, OPT_RWMIXREAD, "PCT", "reads in rw/randrw (50)" },
+	{ "rwmixwrite", required_argument, OPT_RWMIXWRITE, "PCT", "writes in rw/randrw (50)" },
+	{ "bs", required_argument, OPT_BS, "SIZE", "block size, multiple of the logical block (4k)" },
+	{ "blocksize", required_argument, OPT_BS, NULL, NULL },
+	{ "iodepth", required_argument, OPT_IODEPTH, "N", "IOs in flight per CPU queue (1)" },
+	{ "cpus", required_argument, OPT_CPUS, "LIST",
+	  "CPUs for queues, e.g. 0-3,8 (first online CPU)" },
+	{ "numjobs", required_argument, OPT_NUMJOBS, "N",
+	  "fio's: with cpus_allowed_policy=split, N queues on N CPUs" },
+	{ "cpus_allowed", required_argument, OPT_CPUS_ALLOWED, "LIST",
+	  "fio's: the CPUs numjobs is split over" },
+	{ "cpus_allowed_policy", required_argument, OPT_CPUS_POLICY, "split", "fio's: split" },
+	{ "name", required_argument, OPT_NAME, "NAME", "fio's: the jobs' name in reports" },
+	{ "direct", required_argument, OPT_DIRECT, "1", "fio's: always 1 here" },
+	{ "output", required_argument, OPT_OUTPUT, "FILE", "fio's: the report goes to FILE" },
+	/* fio options whose meaning blkload has anyway. */
+	{ "group_reporting", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "norandommap", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "randrepeat", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "invalidate", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "thread", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	/* fio options blkload does not have (yet): one line each, not the usage. */
+	{ "verify", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "rate_iops", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "rate", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "bssplit", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "bsrange", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "random_distribution", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "fsync", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "fdatasync", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "sync", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "buffered", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "thinktime", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "startdelay", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "loops", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "zonemode", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "write_iops_log", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "write_bw_log", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "write_lat_log", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "write_hist_log", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "status-interval", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "hipri", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "buffer_compress_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "dedupe_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "zero_buffers", optional_argument, OPT_FIO_NO, NULL, NULL },
+	{ "offset", required_argument, OPT_OFFSET, "SIZE", "start of the region (0)" },
+	{ "size", required_argument, OPT_SIZE, "SIZE", "length of the region (the whole device)" },
+	{ "runtime", required_argument, OPT_RUNTIME, "TIME",
+	  "time based: run this long after the ramp" },
+	{ "ramp_time", required_argument, OPT_RAMP, "TIME",
+	  "run this long before statistics start" },
+	{ "number_ios", required_argument, OPT_NUMBER_IOS, "N",
+	  "stop after N IOs per job (no runtime or limit: one pass over the region, like fio)" },
+	{ "io_size", required_argument, OPT_IO_SIZE, "SIZE", "stop after SIZE bytes per job" },
+	{ "io_limit", required_argument, OPT_IO_SIZE, NULL, NULL },
+	{ "randseed", required_argument, OPT_RANDSEED, "N", "seed of the offset sequence (0)" },
+	{ "allow-write", no_argument, OPT_ALLOW_WRITE, NULL, "required for workloads that write" },
+	{ "force", no_argument, OPT_FORCE, NULL, "write even to a mounted or claimed device" },
+	{ "iodepth_batch_submit", required_argument, OPT_BATCH, "N",
+	  "bios per plug (1: each bio on its own)" },
+	{ "iodepth_batch", required_argument, OPT_BATCH, NULL, NULL },
+	{ "batch", required_argument, OPT_BATCH, NULL, NULL },
+	{ "gtod_reduce", optional_argument, OPT_NO_LAT, NULL, "no per-IO timestamps or histogram" },
+	{ "no-lat", no_argument, OPT_NO_LAT, NULL, NULL },
+	{ "percentile_list", required_argument, OPT_PERCENTILES, "P:P:...",
+	  "percentiles to report (fio's default list)" },
+	{ "time_based", optional_argument, OPT_TIME_BASED, NULL,
+	  "fio's: run for --runtime (the default when it is given)" },
+	{ "drain-timeout", required_argument, OPT_DRAIN, "TIME",
+	  "how long a stop waits for in-flight IO (5s); Ctrl-C stops, a second detaches" },
+	{ "per-cpu", no_argument, OPT_PER_CPU, NULL, "per-CPU queue breakdown in the report" },
+	{ "ioengine", required_argument, OPT_ENGINE, "NAME",
+	  "kernel (the module, default), io_uring, libaio, librbd (also 'rbd')" },
+	{ "engine", required_argument, OPT_ENGINE, NULL, NULL },
+	{ "pool", required_argument, OPT_POOL, "P", "librbd: the images' pool" },
+	{ "rbdname", required_argument, OPT_RBDNAME, "IMG",
+	  "librbd: image IMG (repeat for more jobs)" },
+	{ "clientname", required_argument, OPT_CLIENTNAME, "NAME",
+	  "librbd: Ceph client name (admin)" },
+	{ "rbd_connection", required_argument, OPT_RBD_CONN, "run|job",
+	  "librbd: one cluster connection per run (default) or per job" },
+	{ "cpu-exclude", required_argument, OPT_CPU_EXCLUDE, "NAMES",
+	  "processes left out of the client CPU (auto: the Ceph daemons; none; or comm names)" },
+	{ "continue_on_error", required_argument, OPT_COE, "WHAT",
+	  "none read write io all: count these IO errors and go on" },
+	{ "kb_base", required_argument, OPT_KB_BASE, "1024|1000",
+	  "fio's: k = kb_base, KiB = the other base (1024)" },
+	{ "help", no_argument, OPT_HELP, NULL, "this text" },
+};
+
+/* The getopt table, each name once (opts_both_spellings adds the other spelling). */
+static struct option *workload_getopt(void)
+{
+	struct option *o = xcalloc(ARRAY_SIZE(wopts) + 1, sizeof(*o));
+
+	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++) {
+		o[i].name = wopts[i].name;
+		o[i].has_arg = wopts[i].has_arg;
+		o[i].val = wopts[i].val;
+	}
+	return o;
+}
+
+/* "--rw, --readwrite PATTERN": an entry and its aliases. */
+static char *opt_names(size_t i)
+{
+	char *s = xasprintf("--%s", wopts[i].name), *t;
+
+	for (size_t k = i + 1; k < ARRAY_SIZE(wopts) && !wopts[k].help &&
+	     wopts[k].val == wopts[i].val; k++) {
+		t = xasprintf("%s, --%s", s, wopts[k].name);
+		free(s);
+		s = t;
+	}
+	if (wopts[i].arg) {
+		t = xasprintf("%s %s", s, wopts[i].arg);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* Words of @text after @indent, wrapped at 79 columns. */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+
+		if (col > indent && col + 1 + len > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, p);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void print_list(FILE *f, int val, const char *what)
+{
+	char *s = xstrdup("");
+
+	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++) {
+		char *t;
+
+		if (wopts[i].val != val)
+			continue;
+		t = xasprintf("%s%s--%s", s, *s ? " " : "", wopts[i].name);
+		free(s);
+		s = t;
+	}
+	fprintf(f, "%s:\n  ", what);
+	print_wrapped(f, s, 2, 2);
+	free(s);
+}
 
 void workload_usage(FILE *f, const char *cmd)
 {
@@ -113,46 +212,37 @@ void workload_usage(FILE *f, const char *cmd)
 		"\n"
 		"fio job files: [global] and job sections, stonewall, new_group, ${VAR};\n"
 		"options given here apply to every job and win over the file's.\n"
-		"\n"
-		"Workload (fio's names; sizes take k/m/g suffixes, times s/ms/us/m/h):\n"
-		"  --dev, --filename DEV       target block device (repeat for more jobs)\n"
-		"  --rw PATTERN                read write randread randwrite rw randrw (read)\n"
-		"  --rwmixread PCT             reads in rw/randrw (50); --rwmixwrite PCT\n"
-		"  --bs SIZE                   block size, multiple of the logical block (4k)\n"
-		"  --iodepth N                 IOs in flight per CPU queue (1)\n"
-		"  --cpus LIST                 CPUs for queues, e.g. 0-3,8 (first online CPU); fio's\n"
-		"                              numjobs=N cpus_allowed_policy=split [cpus_allowed=L]\n"
-		"                              means the same\n"
-		"  --name NAME, --output FILE  fio's: the jobs' name in reports; report to FILE\n"
-		"  --direct 1, --time_based, --group_reporting, --norandommap, --thread\n"
-		"                              fio's, accepted: blkload does that anyway\n"
-		"  --offset SIZE, --size SIZE  the region (whole device)\n"
-		"  --runtime TIME              time based: run this long after the ramp\n"
-		"  --ramp_time TIME            run this long before statistics start\n"
-		"  --number_ios N              stop after N IOs per job\n"
-		"  --io_size SIZE              stop after SIZE bytes per job\n"
-		"      (no runtime or limit: one pass over the region, like fio)\n"
-		"  --randseed N                seed of the offset sequence (0)\n"
-		"  --allow-write               required for workloads that write\n"
-		"  --force                     write even to a mounted or claimed device\n"
-		"  --iodepth_batch_submit N    bios per plug (1: each bio on its own)\n"
-		"  --engine, --ioengine NAME   kernel (the module, default), io_uring, libaio,\n"
-		"                              librbd (also 'rbd')\n"
-		"  --pool P, --rbdname IMG     librbd: image IMG (repeat for more jobs) in pool P\n"
-		"  --clientname NAME           librbd: Ceph client name (admin)\n"
-		"  --rbd_connection run|job    librbd: one cluster connection per run (default) or job\n"
-		"  --cpu-exclude NAMES         processes left out of the client CPU (auto: the Ceph\n"
-		"                              daemons; none; or comm names, comma-separated)\n"
-		"  --continue_on_error WHAT    none read write io all: count these IO\n"
-		"                              errors and go on (none: the first ends the job)\n"
-		"  --gtod_reduce               no per-IO timestamps or histogram\n"
-		"  --kb_base 1024|1000         fio's: k = kb_base, KiB = the other base (1024)\n"
-		"  --percentile_list P:P:...   percentiles to report (fio's default list)\n"
-		"  --per-cpu                   per-CPU queue breakdown in the report\n"
-		"  --drain-timeout MS          how long a stop waits for in-flight IO (5000);\n"
-		"                              Ctrl-C stops, a second Ctrl-C detaches\n",
+		"Options take fio's names, in snake_case or kebab-case; sizes take k/m/g\n"
+		"suffixes (kb_base), times s/ms/us/m/h.\n"
+		"\n",
 		cmd, cmd);
+	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++) {
+		char *names;
+		int col;
+
+		if (!wopts[i].help)
+			continue;
+		names = opt_names(i);
+		col = fprintf(f, "  %-28s", names);
+		if (col >= 30) {
+			fprintf(f, "\n%30s", "");
+			col = 30;
+		}
+		print_wrapped(f, wopts[i].help, col, 30);
+		free(names);
+	}
+	fputc('\n', f);
+	print_list(f, OPT_FIO_NOOP, "fio's, accepted: blkload does that anyway");
+	print_list(f, OPT_FIO_NO, "fio's, refused (not in blkload yet)");
 }
+
+void workload_complete(FILE *f, char sep)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++)
+		fprintf(f, "%s--%s%s", i ? (char[]){ sep, 0 } : "", wopts[i].name,
+			wopts[i].has_arg == required_argument ? "=" : "");
+}
+
 
 static int bad_value(const char *opt, const char *val, const char *what)
 {
@@ -237,7 +327,7 @@ void workload_free(struct workload *w)
 
 int workload_option_known(const char *name)
 {
-	for (const struct option *o = workload_opts; o->name; o++) {
+	for (const struct wopt *o = wopts; o < wopts + ARRAY_SIZE(wopts); o++) {
 		const char *a = o->name, *b = name;
 
 		while (*a && (*a == *b || ((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))) {
@@ -356,10 +446,12 @@ static int fio_cpus(struct workload *w, uint32_t numjobs, const char *allowed, b
 int workload_parse_args(struct workload *w, int argc, char **argv, const char *cmd,
 			bool jobfiles)
 {
-	struct option *opts = opts_both_spellings(workload_opts);
+	struct option *base = workload_getopt();
+	struct option *opts = opts_both_spellings(base);
 	int ret = parse_opts(w, argc, argv, cmd, opts, jobfiles);
 
-	opts_free(opts, workload_opts);
+	opts_free(opts, base);
+	free(base);
 	return ret;
 }
 

@@ -60,6 +60,8 @@ void workload_free(struct workload *w);
 /* Whether the run options take @name (either spelling): 0 yes, 1 a fio option blkload lacks, -1 no. */
 int workload_option_known(const char *name);
 void workload_usage(FILE *f, const char *cmd);
+/* Every option of the table, separated by @sep ("--bs=" when it takes a value). */
+void workload_complete(FILE *f, char sep);
 int parse_percentiles(const char *s, struct report_opts *ro);
 /* --drain-timeout: milliseconds, or a time with its unit, rounded up to ms. */
 int parse_drain_ms(const char *s, uint32_t *ms);

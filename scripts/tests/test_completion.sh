@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The bash completion that "blkload completion" generates from the option
+# tables: it parses, completes run's options and --rw values, and every
+# option --help lists completes (and the other way round). Fails on a
+# completion that offers nothing.
+set -uo pipefail
+bl=${1:-userspace/blkload}
+script=$(mktemp)
+trap 'rm -f "$script"' EXIT
+"$bl" completion >"$script" || { echo "completion failed"; exit 1; }
+bash -n "$script" || { echo "the script does not parse"; exit 1; }
+
+complete_words() {
+	bash -c '
+		. "$1"; shift
+		compopt() { :; }
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+		_blkload
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$script" "$@"
+}
+
+fail=0
+got=$(complete_words blkload run --r)
+for w in --rw= --rwmixread= --runtime= --ramp_time= --randseed= --rbdname= --rate; do
+	grep -qx -- "$w" <<<"$got" || { echo "run --r<TAB>: no $w"; fail=1; }
+done
+got=$(complete_words blkload run --rw rand)
+[[ $got == $'randread\nrandwrite\nrandrw' ]] || { echo "--rw rand<TAB>: $got"; fail=1; }
+got=$(complete_words blkload st)
+[[ $got == $'start\nstop\nstats' ]] || { echo "st<TAB>: $got"; fail=1; }
+got=$(complete_words blkload run --)
+[[ -n $got ]] || { echo "run --<TAB>: nothing"; fail=1; }
+# One table: what --help names, completion offers, and the other way round.
+helped=$("$bl" run --help | grep -o -- '--[a-z_-]*' | sort -u)
+offered=$(sed 's/=$//' <<<"$got" | sort -u)
+if [[ $helped != "$offered" ]]; then
+	echo "help and completion differ:"
+	diff <(echo "$helped") <(echo "$offered")
+	fail=1
+fi
+exit $fail
