@@ -109,10 +109,12 @@ uring() {
 	bl_json "all(d['jobs'][0]['read'][k]['N'] == $n for k in ('slat_ns', 'clat_ns', 'lat_ns'))" \
 		"abs(d['jobs'][0]['read']['slat_ns']['mean'] + d['jobs'][0]['read']['clat_ns']['mean'] - d['jobs'][0]['read']['lat_ns']['mean']) < 1e-6 * d['jobs'][0]['read']['lat_ns']['mean']" \
 		"d['disk_util'][0]['read_ios'] == $n" \
-		"abs(sum(d['jobs'][0]['iodepth_level'].values()) - 100) < 1e-3" <"$tmp/u.json" &&
+		"abs(sum(d['jobs'][0]['iodepth_level'].values()) - 100) < 1e-3" \
+		"d['jobs'][0]['ctx'] > 0 and d['jobs'][0]['usr_cpu'] + d['jobs'][0]['sys_cpu'] > 0" \
+		<"$tmp/u.json" &&
 		clat2csv u.json u.csv 1
 }
-bl_check "io_uring engine: the same objects; fio_jsonplus_clat2csv validates them" uring
+bl_check "io_uring engine: the same objects, usr/sys/ctx of its threads; fio_jsonplus_clat2csv validates them" uring
 
 # The checker itself: a document without clat bins is refused.
 refuses() {
@@ -152,7 +154,7 @@ want = [
     r'     \|  1\.00th=\[ *\d+\],  5\.00th=.*',
     r'     \| 30\.00th=.*', r'     \| 70\.00th=.*', r'     \| 99\.00th=.*', r'     \| 99\.99th=\[ *\d+\]',
     ('+', r'  lat \((n|u|m)sec\)   : (\d+=[\d.]+%(, )?)+'),
-    r'  cpu          : usr=0\.00%, sys=[\d.]+%, \d+ ns/IO on 1 queues',
+    r'  cpu          : usr=0\.00%, sys=[\d.]+%, ctx=0, \d+ ns/IO on 1 queues',
     r'  IO depths    : 1=[\d.]+%, 2=[\d.]+%, 4=[\d.]+%, 8=[\d.]+%, 16=[\d.]+%, 32=[\d.]+%, >=64=0\.0%',
     r'     issued rwts: total=20000,0,0,0 short=0,0,0,0 dropped=0,0,0,0',
     r'client CPU:',

@@ -310,6 +310,8 @@ void job_sum(struct job *a, const struct job *b)
 	if (b->elapsed > a->elapsed)
 		a->elapsed = b->elapsed;
 	a->cpu_time += b->cpu_time;
+	a->usr_ns += b->usr_ns;
+	a->ctx += b->ctx;
 	a->inflight += b->inflight;
 	if (b->stall_max > a->stall_max)
 		a->stall_max = b->stall_max;

@@ -50,6 +50,7 @@ struct job {
 	/* statistics */
 	uint64_t elapsed, cpu_time, inflight, stall_max;
 	uint64_t depth_ns[BL_DEPTH_NR];	/* time at each IO depth level, all queues */
+	uint64_t usr_ns, ctx;		/* userspace engines: the user part of cpu_time */
 	bool ramp_done;
 	struct op_stats op[NR_OPS];
 	struct queue_stats *queues;

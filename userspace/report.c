@@ -237,11 +237,17 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_u64(o, "cpu_ns", NULL, j->cpu_time, NULL);
 	out_double(o, "cpu_ns_per_io", NULL, ios ? (double)j->cpu_time / (double)ios : 0, 2,
 		   NULL);
-	/* The module's workers run in the kernel: all of their time is sys. */
-	out_double(o, "usr_cpu", NULL, 0, 6, NULL);
+	/*
+	 * The module's workers run in the kernel: all of their time is sys,
+	 * their context switches are not counted. An engine's threads: user
+	 * and system time and context switches (getrusage), after the ramp.
+	 */
+	out_double(o, "usr_cpu", NULL,
+		   j->elapsed ? 100.0 * (double)j->usr_ns / (double)j->elapsed : 0, 6, NULL);
 	out_double(o, "sys_cpu", NULL,
-		   j->elapsed ? 100.0 * (double)j->cpu_time / (double)j->elapsed : 0, 6, NULL);
-	out_u64(o, "ctx", NULL, 0, NULL);
+		   j->elapsed ? 100.0 * (double)(j->cpu_time - j->usr_ns) / (double)j->elapsed : 0,
+		   6, NULL);
+	out_u64(o, "ctx", NULL, j->ctx, NULL);
 	out_u64(o, "majf", NULL, 0, NULL);
 	out_u64(o, "minf", NULL, 0, NULL);
 	depth_shares(j->depth_ns, depth);
@@ -433,8 +439,10 @@ static void text_dist(const struct job *j)
 		}
 	}
 	op_clear(&all);
-	printf("  cpu          : usr=0.00%%, sys=%.2f%%, %.0f ns/IO on %u queues\n",
-	       j->elapsed ? 100.0 * (double)j->cpu_time / (double)j->elapsed : 0.0,
+	printf("  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", %.0f ns/IO on %u queues\n",
+	       j->elapsed ? 100.0 * (double)j->usr_ns / (double)j->elapsed : 0.0,
+	       j->elapsed ? 100.0 * (double)(j->cpu_time - j->usr_ns) / (double)j->elapsed : 0.0,
+	       j->ctx,
 	       j->op[OP_READ].ios + j->op[OP_WRITE].ios ?
 	       (double)j->cpu_time / (double)(j->op[OP_READ].ios + j->op[OP_WRITE].ios) : 0.0,
 	       j->nr_cpus);

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +65,20 @@ static uint64_t thread_cpu_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The thread's user and system time (tick-sampled) and context switches. */
+static void thread_rusage(uint64_t *usr, uint64_t *sys, uint64_t *ctx)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru)) {
+		*usr = *sys = *ctx = 0;
+		return;
+	}
+	*usr = (uint64_t)ru.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000;
+	*ctx = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }
 
 static bool writes(uint32_t rw)
@@ -375,7 +390,7 @@ static void *thread_fn(void *arg)
 	struct eng_thread *t = arg;
 	struct eng_run *run = t->run;
 	const struct workload *w = run->w;
-	uint64_t start, ramp_end, cpu0 = 0;
+	uint64_t start, ramp_end, cpu0 = 0, usr0 = 0, sys0 = 0, ctx0 = 0, usr, sys, ctx;
 	bool ramp_done = !w->ramp;
 
 	t->error = t->ops->thread_init ? t->ops->thread_init(t) : 0;
@@ -396,8 +411,10 @@ static void *thread_fn(void *arg)
 			job_end(q->job, BLKLOAD_REASON_ERROR);
 		}
 	}
-	if (ramp_done)
+	if (ramp_done) {
 		cpu0 = thread_cpu_ns();
+		thread_rusage(&usr0, &sys0, &ctx0);
+	}
 	for (;;) {
 		uint64_t now = eng_now_ns(), next = UINT64_MAX;
 		unsigned int live = 0, inflight = 0;
@@ -406,6 +423,7 @@ static void *thread_fn(void *arg)
 		if (!ramp_done && now >= ramp_end) {
 			ramp_done = true;
 			cpu0 = thread_cpu_ns();
+			thread_rusage(&usr0, &sys0, &ctx0);
 		}
 		for (unsigned int i = 0; i < t->nr_queues; i++) {
 			struct eng_queue *q = t->queues[i];
@@ -438,6 +456,15 @@ static void *thread_fn(void *arg)
 		thread_reap(t, !sent, next < 50000000ULL ? next : 50000000ULL);
 	}
 	t->cpu_ns = ramp_done ? thread_cpu_ns() - cpu0 : 0;
+	thread_rusage(&usr, &sys, &ctx);
+	if (ramp_done) {
+		/* The exact CPU time, split as the sampled user and system times are. */
+		usr -= usr0;
+		sys -= sys0;
+		t->usr_ns = usr + sys ? (uint64_t)((double)t->cpu_ns * (double)usr /
+						   (double)(usr + sys)) : 0;
+		t->ctx = ctx - ctx0;
+	}
 	if (t->ops->thread_exit)
 		t->ops->thread_exit(t);
 	return NULL;
@@ -516,6 +543,10 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 		for (unsigned int k = 0; k < t->nr_queues; k++)
 			tios += t->queues[k]->ios_done;
 		share = tios ? (uint64_t)((double)t->cpu_ns * (double)q->ios_done / (double)tios) : 0;
+		j->usr_ns += tios ? (uint64_t)((double)t->usr_ns * (double)q->ios_done /
+					       (double)tios) : 0;
+		j->ctx += tios ? (uint64_t)((double)t->ctx * (double)q->ios_done /
+					    (double)tios + 0.5) : 0;
 		qs->cpu = q->cpu;
 		qs->cpu_time = share;
 		qs->stall_max = q->stall_max;

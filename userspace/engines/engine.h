@@ -87,6 +87,8 @@ struct eng_thread {
 	unsigned int depth;	/* slots over all its queues */
 	struct eng_slot **done;	/* completions of one reap */
 	uint64_t cpu_ns;	/* its CPU time after the ramp */
+	uint64_t usr_ns;	/* the user part of it */
+	uint64_t ctx;		/* its context switches after the ramp */
 	int error;		/* set-up failure, negative errno */
 	void *priv;		/* the engine's per-thread state (a ring) */
 };

@@ -280,7 +280,7 @@ TEST(report_text_like_fio)
 		"     | 99.99th=[50]",
 		/* Of clat, 45 us: fio's "50" bucket, [20, 50) us. */
 		"  lat (usec)   : 50=100.00%",
-		"  cpu          : usr=0.00%, sys=50.00%, 25000 ns/IO on 1 queues",
+		"  cpu          : usr=0.00%, sys=50.00%, ctx=0, 25000 ns/IO on 1 queues",
 		"  IO depths    : 1=0.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=100.0%, >=64=0.0%",
 		"     issued rwts: total=40000,0,0,0 short=0,0,0,0 dropped=0,0,0,0",
 	};
