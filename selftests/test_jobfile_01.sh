@@ -12,7 +12,7 @@ bl_require_root
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 bl_mark start
 bl_load
 # 200 us completions: two seconds of IO are a few thousand IOs, not millions.
@@ -127,6 +127,18 @@ override() {
 			"d['all_jobs']['elapsed_ns'] >= d['jobs'][0]['elapsed_ns'] + d['jobs'][2]['elapsed_ns']"
 }
 bl_check "command line --filename and --name replace the file's; waves add up in the sum" override
+
+vg_run() {
+	command -v valgrind >/dev/null || { echo "# no valgrind"; return 1; }
+	BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 valgrind -q --leak-check=full \
+		--errors-for-leak-kinds=all --error-exitcode=99 --log-file="$tmp/vg" \
+		blkload -j run --ioengine=kernel --runtime=1 --number_ios=2000 "$tmp/two.fio" \
+		>/dev/null 2>&1
+	local rc=$?
+	sed 's/^/# /' "$tmp/vg"
+	((rc == 0)) && ! [[ -s $tmp/vg ]]
+}
+bl_check "a job-file run (three jobs, two waves) under valgrind: clean" vg_run
 
 refusals() {
 	local out
