@@ -491,20 +491,12 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			fprintf(stderr, "blkload: start: only the kernel engine runs detached\n");
 			goto out;
 		}
-		if (w->engine)
+		/* The devices whose counters the report shows (not librbd's images). */
+		if (w->engine && engine_find(w->engine)->images)
 			continue;
 		devs = xrealloc(devs, (ndevs + w->nr_devs) * sizeof(*devs));
 		memcpy(devs + ndevs, w->devs, w->nr_devs * sizeof(*devs));
 		ndevs += w->nr_devs;
-	}
-	for (unsigned int i = 0; i < p.nw; i++) {
-		const struct engine_ops *ops = p.w[i].engine ? engine_find(p.w[i].engine) : NULL;
-
-		if (ops && !ops->images) {
-			devs = xrealloc(devs, (ndevs + p.w[i].nr_devs) * sizeof(*devs));
-			memcpy(devs + ndevs, p.w[i].devs, p.w[i].nr_devs * sizeof(*devs));
-			ndevs += p.w[i].nr_devs;
-		}
 	}
 	if (detached && (w0->output || nwaves > 1)) {
 		fprintf(stderr, "blkload: start: %s\n", w0->output ?

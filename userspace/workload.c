@@ -469,7 +469,6 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	int c, idx;
 
 	memset(w, 0, sizeof(*w));
-	w->jobfiles_ok = jobfiles;
 	w->rwmixread = 50;
 	w->bs = 4096;
 	w->iodepth = 1;
@@ -697,7 +696,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		return -1;
 	/* Arguments: fio job files (run and start); the options then apply to every job. */
 	for (; optind < argc; optind++) {
-		if (!w->jobfiles_ok) {
+		if (!jobfiles) {
 			fprintf(stderr, "blkload: %s: unexpected argument '%s' (devices go with --dev)\n",
 				cmd, argv[optind]);
 			return -1;

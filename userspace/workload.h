@@ -46,7 +46,6 @@ struct workload {
 	char **filenames;	/* fio's --filename a:b copies, devs point into them */
 	unsigned int nr_filenames;
 	struct optlist opts;	/* as given, for fio's "job options" */
-	bool jobfiles_ok;	/* arguments are fio job files */
 	char **jobfiles;	/* point into argv */
 	unsigned int nr_jobfiles;
 };
