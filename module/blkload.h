@@ -36,6 +36,7 @@
 #include <blkload/hist.h>
 #include <blkload/lat.h>
 #include <blkload/offset.h>
+#include <blkload/sample.h>
 #include <blkload/stamp.h>
 
 #include "compat.h"
@@ -46,6 +47,10 @@
 #define BLKLOAD_BS_MAX		(4U << 20)
 #define BLKLOAD_IODEPTH_LIMIT	65536U
 #define BLKLOAD_JOBS_LIMIT	4096U
+
+/* Time series: the shortest interval, and the samples a queue keeps by default. */
+#define BL_SAMPLE_MIN_NS	(10 * NSEC_PER_MSEC)
+#define BL_SAMPLE_RING_DEFAULT	256U
 
 enum bl_op { BL_READ, BL_WRITE, BL_NR_OPS };
 
@@ -154,6 +159,21 @@ struct bl_queue {
 	u64 stall_max;
 	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];
+
+	/*
+	 * Time series (sample.h): the worker writes sample nsamples into
+	 * ring[ring_pos] and then publishes nsamples + 1 (release); readers
+	 * copy a sample and check that nsamples did not pass it meanwhile.
+	 * Sample i covers the interval that ends at ramp_end + (i + 1) *
+	 * sample-interval, the queue's last one its end.
+	 */
+	struct bl_sample *ring;
+	u32 ring_nr;
+	u32 ring_pos;		/* worker only */
+	u64 nsamples;
+	u64 sample_next;	/* worker only: ns, the next interval's end */
+	u64 sample_last;	/* worker only: ns, the last sample's time */
+	struct bl_sampler_op sampler[BL_NR_OPS];	/* worker only */
 };
 
 struct bl_params {
@@ -170,6 +190,8 @@ struct bl_params {
 	u64 number_ios;
 	u64 io_size;
 	u64 randseed;
+	u64 sample_ns;		/* time-series interval; 0: none */
+	u32 sample_ring;	/* samples each queue keeps */
 	bool allow_write;
 	bool force;
 	bool detached;
@@ -269,6 +291,7 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu);
 void bl_queue_release(struct bl_queue *q);
 void bl_queue_free(struct bl_queue *q);
 u64 bl_queue_mem(const struct bl_params *p);
+u64 bl_queue_keep(const struct bl_params *p);
 void bl_queue_start(struct bl_queue *q);
 bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, u64 *clk);
 bool bl_queue_pending(struct bl_queue *q);
@@ -277,6 +300,8 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 			 u64 *cpu_time, u64 *stall_max, u64 *depth_ns);
 u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);
 unsigned long bl_queue_inflight(const struct bl_queue *q);
+u64 bl_queue_samples(const struct bl_queue *q);
+bool bl_queue_sample_copy(const struct bl_queue *q, u64 i, struct bl_sample *s);
 
 /* netlink.c */
 int blkload_nl_init(void);

@@ -97,8 +97,14 @@ u64 bl_queue_mem(const struct bl_params *p)
 {
 	u64 pages = (u64)DIV_ROUND_UP(p->bs, PAGE_SIZE) * PAGE_SIZE;
 
-	return sizeof(struct bl_queue) +
+	return bl_queue_keep(p) +
 	       (u64)p->iodepth * (bl_slot_size(p) + pages + 3 * sizeof(void *));
+}
+
+/* Bytes of a queue that stay after its run: the statistics and the samples. */
+u64 bl_queue_keep(const struct bl_params *p)
+{
+	return sizeof(struct bl_queue) + (u64)p->sample_ring * sizeof(struct bl_sample);
 }
 
 static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
@@ -181,6 +187,13 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 		q->limit = share + (index < rem ? 1 : 0);
 	}
 
+	if (job->p.sample_ns) {
+		q->ring = kvzalloc_node(array_size(job->p.sample_ring, sizeof(*q->ring)),
+					GFP_KERNEL, node);
+		if (!q->ring)
+			return -ENOMEM;
+		q->ring_nr = job->p.sample_ring;
+	}
 	q->slots = kcalloc_node(job->p.iodepth, sizeof(*q->slots), GFP_KERNEL, node);
 	q->free = kcalloc_node(job->p.iodepth, sizeof(*q->free), GFP_KERNEL, node);
 	q->retry = kcalloc_node(job->p.iodepth, sizeof(*q->retry), GFP_KERNEL, node);
@@ -221,6 +234,7 @@ void bl_queue_free(struct bl_queue *q)
 	if (!q)
 		return;
 	bl_queue_release(q);
+	kvfree(q->ring);
 	kvfree(q);
 }
 
@@ -233,6 +247,8 @@ void bl_queue_start(struct bl_queue *q)
 	q->end = job->p.runtime_ns ? q->ramp_end + job->p.runtime_ns : 0;
 	q->count_start_ns = job->start_ns;
 	q->progress_ns = job->start_ns;
+	q->sample_next = q->ramp_end + job->p.sample_ns;
+	q->sample_last = q->ramp_end;
 	/* The above before ramp_done, for job-get readers. */
 	smp_store_release(&q->ramp_done, !job->p.ramp_ns);
 }
@@ -489,6 +505,72 @@ void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
 }
 
 /*
+ * Writes the queue's next sample, of what completed since the last one
+ * (nothing when !@take), time-stamped @t, and publishes it.
+ */
+static void bl_queue_sample(struct bl_queue *q, u64 t, bool take)
+{
+	struct bl_sample *s = &q->ring[q->ring_pos];
+	unsigned int op;
+
+	/*
+	 * Pairs with the smp_rmb() in bl_queue_sample_copy(): the count that
+	 * made the slot's old sample stale is seen before the slot changes.
+	 */
+	smp_wmb();
+	s->t = t - q->ramp_end;
+	for (op = 0; op < BL_NR_OPS; op++) {
+		const struct bl_op_stats *st = &q->st[op];
+		struct bl_sample_op cum = {
+			.ios = st->ios, .bytes = st->bytes, .lat = st->lat.sum,
+			.clat = st->clat.sum, .slat = st->slat.sum,
+		};
+
+		if (take) {
+			bl_sample_op_take(&s->op[op], s->chist[op], &q->sampler[op], &cum,
+					  st->chist);
+		} else {
+			memset(&s->op[op], 0, sizeof(s->op[op]));
+			memset(s->chist[op], 0, sizeof(s->chist[op]));
+		}
+	}
+	q->sample_last = t;
+	if (++q->ring_pos == q->ring_nr)
+		q->ring_pos = 0;
+	/* The sample before its count, for bl_queue_sample_copy(). */
+	smp_store_release(&q->nsamples, q->nsamples + 1);
+}
+
+/*
+ * The samples due at @now: one per interval end passed. Ends the worker
+ * did not see in time (it was held up in a submission) get empty samples:
+ * what it reaps now goes into the last, as fio counts an IO when reaped.
+ */
+static void bl_queue_take_samples(struct bl_queue *q, u64 now)
+{
+	u64 iv = q->job->p.sample_ns;
+
+	while (now - q->sample_next >= iv) {
+		bl_queue_sample(q, q->sample_next, false);
+		q->sample_next += iv;
+	}
+	bl_queue_sample(q, now, true);
+	q->sample_next += iv;
+}
+
+/* The next time @q needs a turn without a completion or a kick, into *@deadline. */
+static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
+{
+	u64 next = q->stopping ? 0 : !q->ramp_done ? q->ramp_end : q->end;
+
+	if (next && next < *deadline)
+		*deadline = next;
+	/* A stalled device still gets its (empty) samples on time. */
+	if (q->ring && q->ramp_done && q->sample_next < *deadline)
+		*deadline = q->sample_next;
+}
+
+/*
  * One pass of the worker over queue @q at time @now: reap, move through the
  * ramp and the end conditions, submit. Returns true when it did anything
  * (the worker then passes again before sleeping). The turn's length goes
@@ -524,6 +606,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		/* The reset and count_start_ns before ramp_done, for job-get readers. */
 		smp_store_release(&q->ramp_done, true);
 	}
+	if (q->ring && q->ramp_done && now >= q->sample_next)
+		bl_queue_take_samples(q, now);
 	if (!q->stopping) {
 		if (offline) {
 			bl_job_end(job, BLKLOAD_REASON_CPU_OFFLINE);
@@ -546,6 +630,9 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 			q->reason = BLKLOAD_REASON_LIMIT;
 		list_del_init(&q->node);
 		q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
+		/* The last sample: the rest of the run, up to its end. */
+		if (q->ring && q->ramp_done)
+			bl_queue_sample(q, max(q->end_ns, q->sample_last), true);
 		*clk = local_clock();
 		q->turns += *clk - t0;
 		/* The worker's CPU time not yet split goes with the queue's turns. */
@@ -555,12 +642,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		/* After this the queue and its job may be freed at any time. */
 		bl_job_queue_finished(job, q->reason);
 		return true;
-	} else if (!q->stopping) {
-		u64 next = !q->ramp_done ? q->ramp_end : q->end;
-
-		if (next && next < *deadline)
-			*deadline = next;
 	}
+	bl_queue_deadline(q, deadline);
 	*clk = local_clock();
 	q->turns += *clk - t0;
 	return busy;
@@ -616,4 +699,26 @@ u64 bl_queue_stall_now(const struct bl_queue *q, u64 now)
 unsigned long bl_queue_inflight(const struct bl_queue *q)
 {
 	return READ_ONCE(q->inflight);
+}
+
+/* Samples the queue has written; the first is gone once it passes ring_nr. */
+u64 bl_queue_samples(const struct bl_queue *q)
+{
+	/* Pairs with bl_queue_sample(): the samples before the count. */
+	return smp_load_acquire(&q->nsamples);
+}
+
+/*
+ * Copies sample @i (< bl_queue_samples()) into @s; false when the worker
+ * has written over it, before or during the copy.
+ */
+bool bl_queue_sample_copy(const struct bl_queue *q, u64 i, struct bl_sample *s)
+{
+	u32 pos;
+
+	div_u64_rem(i, q->ring_nr, &pos);
+	memcpy(s, &q->ring[pos], sizeof(*s));
+	/* The copy before the check: sample i + ring_nr is written before its count. */
+	smp_rmb();
+	return READ_ONCE(q->nsamples) - i < q->ring_nr;
 }

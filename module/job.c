@@ -123,7 +123,7 @@ static void bl_job_free(struct bl_job *job)
  */
 static void bl_job_release(struct bl_job *job)
 {
-	u64 keep = (u64)job->nr_queues * sizeof(struct bl_queue) + sizeof(*job);
+	u64 keep = (u64)job->nr_queues * bl_queue_keep(&job->p) + sizeof(*job);
 	LIST_HEAD(stop);
 	unsigned int i;
 
@@ -246,6 +246,17 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 		NL_SET_ERR_MSG(extack, "runtime and ramp_time are at most 365 days");
 		return -ERANGE;
 	}
+	if (p->sample_ns && p->sample_ns < BL_SAMPLE_MIN_NS) {
+		NL_SET_ERR_MSG(extack, "sample-interval is at least 10 ms");
+		return -ERANGE;
+	}
+	if (!p->sample_ns)
+		p->sample_ring = 0;
+	else if (!p->sample_ring)
+		/* The whole run where it is short, else what a reader drains in time. */
+		p->sample_ring = p->runtime_ns ?
+			clamp_t(u64, div64_u64(p->runtime_ns, p->sample_ns) + 2, 16,
+				BL_SAMPLE_RING_DEFAULT) : BL_SAMPLE_RING_DEFAULT;
 	if (cpumask_empty(cpus)) {
 		NL_SET_ERR_MSG(extack, "no CPU given");
 		return -EINVAL;

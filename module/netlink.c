@@ -155,6 +155,8 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.io_size = bl_nla_u64(tb[BLKLOAD_A_IO_SIZE], 0);
 	p.randseed = bl_nla_u64(tb[BLKLOAD_A_RANDSEED], 0);
 	p.coe = bl_nla_u32(tb[BLKLOAD_A_CONTINUE_ON_ERROR], 0);
+	p.sample_ns = bl_nla_u64(tb[BLKLOAD_A_SAMPLE_INTERVAL], 0);
+	p.sample_ring = bl_nla_u32(tb[BLKLOAD_A_SAMPLE_RING], 0);
 	p.allow_write = nla_get_flag(tb[BLKLOAD_A_ALLOW_WRITE]);
 	p.force = nla_get_flag(tb[BLKLOAD_A_FORCE]);
 	p.detached = nla_get_flag(tb[BLKLOAD_A_DETACHED]);
@@ -475,6 +477,8 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_PINNED, job->mem_pinned, 0) ||
 	    nla_put_u32(msg, BLKLOAD_A_OWNER, bl_job_owner_portid(job)) ||
 	    nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, job->p.coe) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_INTERVAL, job->p.sample_ns, 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, job->p.sample_ring) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
 	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS)) {
 		genlmsg_cancel(msg, hdr);
@@ -556,6 +560,175 @@ static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 	return skb->len;
 }
 
+static int bl_nl_put_sample_op(struct sk_buff *msg, int type, const struct bl_sample_op *op,
+			       const u32 *chist)
+{
+	unsigned int first = 0, end = BL_SHIST_NR;
+	struct nlattr *nest;
+
+	while (first < end && !chist[first])
+		first++;
+	while (end > first && !chist[end - 1])
+		end--;
+	nest = nla_nest_start(msg, type);
+	if (!nest ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_OP_IOS, op->ios, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_OP_BYTES, op->bytes, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_OP_LAT_SUM, op->lat, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_OP_CLAT_SUM, op->clat, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_OP_SLAT_SUM, op->slat, 0) ||
+	    (end > first &&
+	     (nla_put_u32(msg, BLKLOAD_A_SAMPLE_OP_CLAT_HIST_FIRST, first) ||
+	      nla_put(msg, BLKLOAD_A_SAMPLE_OP_CLAT_HIST, (end - first) * sizeof(u32),
+		      chist + first))))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * Sample @i of the job, its queues' added up, into @sum (@one is scratch).
+ * Returns how many queues took it, 0 when none, -1 when a queue has
+ * written over it. @n holds each queue's sample count as read before.
+ */
+static int bl_nl_sample_merge(struct bl_job *job, const u64 *n, u64 i, struct bl_sample *sum,
+			      struct bl_sample *one)
+{
+	unsigned int k, op, b;
+	int queues = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (k = 0; k < job->nr_queues; k++) {
+		if (i >= n[k])
+			continue;
+		if (!bl_queue_sample_copy(job->queues[k], i, one))
+			return -1;
+		queues++;
+		sum->t = max(sum->t, one->t);
+		for (op = 0; op < BL_NR_OPS; op++) {
+			sum->op[op].ios += one->op[op].ios;
+			sum->op[op].bytes += one->op[op].bytes;
+			sum->op[op].lat += one->op[op].lat;
+			sum->op[op].clat += one->op[op].clat;
+			sum->op[op].slat += one->op[op].slat;
+			for (b = 0; b < BL_SHIST_NR; b++)
+				sum->chist[op][b] = min_t(u64, (u64)sum->chist[op][b] +
+							  one->chist[op][b], U32_MAX);
+		}
+	}
+	return queues;
+}
+
+/* The size of a sample-get reply: samples are added while they fit. */
+#define BL_SAMPLE_MSG_SIZE	(32 * 1024)
+
+/*
+ * A sample is complete once every queue that still runs has taken it; a
+ * finished queue takes no more. Queues are read without stopping them: a
+ * sample a queue overwrites meanwhile is reported lost.
+ */
+static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
+			      u64 *n, struct bl_sample *buf)
+{
+	u64 end = U64_MAX, all = 0, oldest = 0, lost = 0, i;
+	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
+	struct nlattr *nest;
+	unsigned int k;
+	int queues;
+
+	/* Pairs with the smp_wmb() in bl_job_start(): the queues were started. */
+	smp_rmb();
+	for (k = 0; k < job->nr_queues; k++) {
+		struct bl_queue *q = job->queues[k];
+		/* Pairs with bl_queue_service(): its last sample is counted. */
+		bool finished = started && smp_load_acquire(&q->finished);
+
+		n[k] = started ? bl_queue_samples(q) : 0;
+		all = max(all, n[k]);
+		if (!finished)
+			end = min(end, n[k]);
+		if (n[k] > q->ring_nr)
+			oldest = max(oldest, n[k] - q->ring_nr);
+	}
+	if (end == U64_MAX)
+		end = all;
+	if (from < oldest) {
+		lost = oldest - from;
+		from = oldest;
+	}
+	for (i = from; i < end; i++) {
+		queues = bl_nl_sample_merge(job, n, i, &buf[0], &buf[1]);
+		if (queues < 0) {
+			lost++;
+			continue;
+		}
+		nest = nla_nest_start(msg, BLKLOAD_A_SAMPLE);
+		if (!nest ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_INDEX, i, 0) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_TIME, buf[0].t, 0) ||
+		    nla_put_u32(msg, BLKLOAD_A_SAMPLE_QUEUES, queues) ||
+		    bl_nl_put_sample_op(msg, BLKLOAD_A_SAMPLE_READ, &buf[0].op[BL_READ],
+					buf[0].chist[BL_READ]) ||
+		    bl_nl_put_sample_op(msg, BLKLOAD_A_SAMPLE_WRITE, &buf[0].op[BL_WRITE],
+					buf[0].chist[BL_WRITE])) {
+			/* Full: this one and the rest in the next reply. */
+			if (nest)
+				nla_nest_cancel(msg, nest);
+			break;
+		}
+		nla_nest_end(msg, nest);
+	}
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_NEXT, i, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_LOST, lost, 0))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int blkload_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 from = bl_nla_u64(info->attrs[BLKLOAD_A_SAMPLE_FROM], 0);
+	struct bl_sample *buf = NULL;
+	struct sk_buff *msg = NULL;
+	struct bl_job *job;
+	u64 *n = NULL;
+	void *hdr;
+	int ret;
+
+	ret = bl_nl_admin(skb, info);
+	if (ret)
+		return ret;
+	job = bl_nl_job(info);
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	if (!job->p.sample_ns) {
+		NL_SET_ERR_MSG(info->extack, "the job takes no samples (sample-interval)");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = -ENOMEM;
+	buf = kvmalloc_array(2, sizeof(*buf), GFP_KERNEL);
+	n = kcalloc(job->nr_queues, sizeof(*n), GFP_KERNEL);
+	msg = genlmsg_new(BL_SAMPLE_MSG_SIZE, GFP_KERNEL);
+	if (!buf || !n || !msg)
+		goto out;
+	ret = -EMSGSIZE;
+	hdr = genlmsg_put_reply(msg, info, &blkload_nl_family, 0, info->genlhdr->cmd);
+	if (!hdr || nla_put_u32(msg, BLKLOAD_A_JOB_ID, job->id))
+		goto out;
+	ret = bl_nl_fill_samples(msg, job, from, n, buf);
+	if (ret)
+		goto out;
+	genlmsg_end(msg, hdr);
+	ret = genlmsg_reply(msg, info);
+	msg = NULL;
+out:
+	nlmsg_free(msg);
+	kfree(n);
+	kvfree(buf);
+	bl_job_put(job);
+	return ret;
+}
+
 /*
  * Multicasts the job-done event. Only from a netlink handler, the netlink
  * release notifier or a run's done work: all are over before the family is
@@ -612,6 +785,11 @@ static const struct genl_small_ops blkload_nl_ops[] = {
 	{
 		.cmd	= BLKLOAD_CMD_JOB_DETACH,
 		.doit	= blkload_nl_job_detach_doit,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= BLKLOAD_CMD_SAMPLE_GET,
+		.doit	= blkload_nl_sample_get_doit,
 		.flags	= GENL_ADMIN_PERM,
 	},
 };

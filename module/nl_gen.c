@@ -35,6 +35,34 @@ static struct netlink_range_validation blkload_drain_timeout_range = {
 	.max = 3600000,
 };
 
+static struct netlink_range_validation blkload_sample_interval_range = {
+	.min = 0,
+	.max = 3600000000000,
+};
+
+static struct netlink_range_validation blkload_sample_ring_range = {
+	.min = 2,
+	.max = 65536,
+};
+
+const struct nla_policy blkload_sample_nl_policy[BLKLOAD_A_SAMPLE_MAX + 1] = {
+	[BLKLOAD_A_SAMPLE_INDEX] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_TIME] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_READ] = NLA_POLICY_NESTED(blkload_sample_op_nl_policy),
+	[BLKLOAD_A_SAMPLE_WRITE] = NLA_POLICY_NESTED(blkload_sample_op_nl_policy),
+	[BLKLOAD_A_SAMPLE_QUEUES] = { .type = NLA_U32, },
+};
+
+const struct nla_policy blkload_sample_op_nl_policy[BLKLOAD_A_SAMPLE_OP_MAX + 1] = {
+	[BLKLOAD_A_SAMPLE_OP_IOS] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_OP_BYTES] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_OP_LAT_SUM] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_OP_CLAT_SUM] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_OP_SLAT_SUM] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_OP_CLAT_HIST_FIRST] = { .type = NLA_U32, },
+	[BLKLOAD_A_SAMPLE_OP_CLAT_HIST] = { .type = NLA_BINARY, },
+};
+
 const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1] = {
 	[BLKLOAD_A_STATS_ELAPSED] = { .type = NLA_U64, },
 	[BLKLOAD_A_STATS_CPU_TIME] = { .type = NLA_U64, },
@@ -126,4 +154,11 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_DELETED] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_NR_WORKERS] = { .type = NLA_U32, },
 	[BLKLOAD_A_CONTINUE_ON_ERROR] = NLA_POLICY_MAX(NLA_U32, 3),
+	[BLKLOAD_A_SAMPLE_INTERVAL] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							    &blkload_sample_interval_range),
+	[BLKLOAD_A_SAMPLE_RING] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_sample_ring_range),
+	[BLKLOAD_A_SAMPLE_FROM] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE] = NLA_POLICY_NESTED(blkload_sample_nl_policy),
+	[BLKLOAD_A_SAMPLE_NEXT] = { .type = NLA_U64, },
+	[BLKLOAD_A_SAMPLE_LOST] = { .type = NLA_U64, },
 };

@@ -10,6 +10,8 @@
 
 #include <uapi/linux/blkload.h>
 
+extern const struct nla_policy blkload_sample_nl_policy[BLKLOAD_A_SAMPLE_MAX + 1];
+extern const struct nla_policy blkload_sample_op_nl_policy[BLKLOAD_A_SAMPLE_OP_MAX + 1];
 extern const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1];
 extern const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1];
 extern const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1];

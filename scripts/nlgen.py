@@ -238,7 +238,13 @@ def gen_policy(spec):
         pname = policy_name(spec, aset)
         out.append(f'const struct nla_policy {pname}[{spec.attr_max(aset)} + 1] = {{')
         for a in aset['attributes']:
-            out.append(f'\t[{spec.attr_enum(aset, a)}] = {policy_entry(spec, aset, a)},')
+            line = f'\t[{spec.attr_enum(aset, a)}] = {policy_entry(spec, aset, a)},'
+            if len(line.expandtabs(8)) > 100 and ', &' in line:
+                # Kernel style: at most 100 columns, continued under the '('.
+                head, tail = line.split(', &', 1)
+                col = len(head.expandtabs(8)) - len(head) + head.index('(') + 1
+                line = head + ',\n' + '\t' * (col // 8) + ' ' * (col % 8) + '&' + tail
+            out.append(line)
         out.append('};')
         out.append('')
     return '\n'.join(out).rstrip('\n') + '\n'

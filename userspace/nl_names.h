@@ -53,6 +53,12 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_DELETED] = "deleted",
 	[BLKLOAD_A_NR_WORKERS] = "nr-workers",
 	[BLKLOAD_A_CONTINUE_ON_ERROR] = "continue-on-error",
+	[BLKLOAD_A_SAMPLE_INTERVAL] = "sample-interval",
+	[BLKLOAD_A_SAMPLE_RING] = "sample-ring",
+	[BLKLOAD_A_SAMPLE_FROM] = "sample-from",
+	[BLKLOAD_A_SAMPLE] = "sample",
+	[BLKLOAD_A_SAMPLE_NEXT] = "sample-next",
+	[BLKLOAD_A_SAMPLE_LOST] = "sample-lost",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */
