@@ -250,6 +250,7 @@ static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
 			out[i].groupid = groupid;
 			out[i].opts = &w->opts;
 			out[i].name = w->name;
+			out[i].logs = &w->logs;
 			if (out[i].error || out[i].op[OP_READ].errors || out[i].op[OP_WRITE].errors)
 				rc = 1;
 		}
@@ -259,6 +260,37 @@ static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
 	}
 	free(jobs);
 	return rc;
+}
+
+/*
+ * The new samples of each job of a wave; with --status-interval, the
+ * windows they complete, one line each (stdout, or stderr under JSON).
+ */
+static int wave_samples(struct bl_nl *nl, const uint32_t *ids, unsigned int n,
+			struct workload **ws, struct series *ser, size_t *shown, FILE *sf, bool tty)
+{
+	for (unsigned int i = 0, k = 0, d = 0; i < n; i++, d++) {
+		const struct workload *w;
+
+		while (d >= ws[k]->nr_devs) {
+			k++;
+			d = 0;
+		}
+		w = ws[k];
+		if (!w->sample_ns)
+			continue;
+		ser[i].interval = w->sample_ns;
+		if (series_fetch(nl, ids[i], &ser[i])) {
+			char *what = xasprintf("job %u: samples", ids[i]);
+
+			bl_nl_perror(nl, what);
+			free(what);
+			return -1;
+		}
+		if (w->status_ns)
+			shown[i] = series_status(sf, &ser[i], shown[i], w->status_ns, ids[i], tty);
+	}
+	return 0;
 }
 
 /*
@@ -279,6 +311,8 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 	double t0, last_shown, prev_t, stop_t = 0;
 	uint64_t prev_ios = 0, prev_bytes = 0;
 	bool stopped = false;
+	struct series *ser;
+	size_t *shown = NULL;
 	int done, rc = -1;
 
 	/* The wave ends with its longest job: ramp, runtime, drain of the longest. */
@@ -289,6 +323,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 		agg.drain_ms = ws[i]->drain_ms > agg.drain_ms ? ws[i]->drain_ms : agg.drain_ms;
 	}
 	ids = xcalloc(total, sizeof(*ids));
+	ser = xcalloc(total, sizeof(*ser));
 	for (unsigned int i = 0; i < nws; i++)
 		for (unsigned int d = 0; d < ws[i]->nr_devs; d++, n++)
 			if (job_new(nl, ws[i], ws[i]->devs[d], &ids[n])) {
@@ -301,6 +336,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 		goto out_del;
 	}
 	jobs = xcalloc(n, sizeof(*jobs));
+	shown = xcalloc(n, sizeof(*shown));
 	t0 = now_s();
 	last_shown = t0;
 	prev_t = t0;
@@ -309,7 +345,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 		if (now_s() - t0 >= agg.ramp / 1e9)
 			cpu_window_start(&r->cw);
 		done = jobs_get(nl, ids, n, jobs, false, false);
-		if (done < 0)
+		if (done < 0 || wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty))
 			goto out_del;
 		if ((unsigned int)done == n) {
 			cpu_window_end(&r->cw);
@@ -348,12 +384,18 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 
 			events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 : 1000);
 		} else {
-			events_wait(ev, stopped ? 100 : 1000);
+			/* Samples are read at least every second: rings never overflow. */
+			int ms = stopped ? 100 : 1000;
+
+			if (agg.status_ns && agg.status_ns / 1000000 < (uint64_t)ms)
+				ms = (int)(agg.status_ns / 1000000);
+			events_wait(ev, ms);
 		}
 	}
 	if (tty && last_shown > t0)
 		fputs("\r\033[K", stderr);
-	if (jobs_get(nl, ids, n, jobs, true, agg.ro.queues) < 0)
+	if (jobs_get(nl, ids, n, jobs, true, agg.ro.queues) < 0 ||
+	    wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty))
 		goto out_del;
 	rc = 0;
 	{
@@ -365,9 +407,12 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 				d = 0;
 			}
 			out[i] = jobs[i];
+			out[i].ser = ser[i];
+			ser[i] = (struct series){ 0 };
 			out[i].groupid = groupid[k];
 			out[i].opts = &ws[k]->opts;
 			out[i].name = ws[k]->name;
+			out[i].logs = &ws[k]->logs;
 			if (job_failed(&out[i]) && rc == 0)
 				rc = 1;
 		}
@@ -381,6 +426,10 @@ out:
 		for (unsigned int i = 0; i < n; i++)
 			job_clear(&jobs[i]);
 	free(jobs);
+	for (unsigned int i = 0; i < total; i++)
+		series_free(&ser[i]);
+	free(ser);
+	free(shown);
 	free(ids);
 	return rc;
 }
@@ -429,6 +478,40 @@ out_del:
 out:
 	free(ids);
 	free(dev);
+	return rc;
+}
+
+/* The time series as CSV (--samples-csv) and fio's log files, job by job (N from 1). */
+static int write_series(const struct job *jobs, unsigned int n, const struct workload *w0)
+{
+	int rc = 0;
+
+	if (w0->samples_csv) {
+		FILE *f = fopen(w0->samples_csv, "w");
+
+		if (!f) {
+			fprintf(stderr, "blkload: --samples-csv %s: %s\n", w0->samples_csv,
+				strerror(errno));
+			return -1;
+		}
+		series_csv(f, jobs, n, w0->ro.percentiles, w0->ro.nr_percentiles);
+		if (fclose(f)) {
+			fprintf(stderr, "blkload: --samples-csv %s: %s\n", w0->samples_csv,
+				strerror(errno));
+			rc = -1;
+		}
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		const struct series_logs *lg = jobs[i].logs;
+
+		if (!lg || !(lg->iops || lg->bw || lg->lat || lg->hist))
+			continue;
+		if (jobs[i].ser.lost)
+			fprintf(stderr, "blkload: job %u: %" PRIu64 " samples were lost (read too late): the logs have gaps\n",
+				jobs[i].id, jobs[i].ser.lost);
+		if (series_write_logs(lg, &jobs[i].ser, jobs[i].bs, i + 1))
+			rc = -1;
+	}
 	return rc;
 }
 
@@ -561,6 +644,8 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	else if (r.n)
 		report_all(ctx, r.jobs, r.n, w0, r.waves == 1 ? &r.cw : NULL,
 			   p.from_file ? &p.jf.global : NULL, dk.b, dk.nb);
+	if (!r.detached && r.n && write_series(r.jobs, r.n, w0))
+		rc = rc ? rc : 1;
 out:
 	for (unsigned int i = 0; i < r.n; i++)
 		job_clear(&r.jobs[i]);

@@ -216,6 +216,7 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_DEV_LBS], &j->dev_lbs);
 	nla_get_u32_checked(tb[BLKLOAD_A_OWNER], &j->owner);
 	nla_get_u32_checked(tb[BLKLOAD_A_CONTINUE_ON_ERROR], &j->coe);
+	nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_INTERVAL], &j->sample_ns);
 	nla_get_u64_checked(tb[BLKLOAD_A_OFFSET], &j->offset);
 	nla_get_u64_checked(tb[BLKLOAD_A_SIZE], &j->size);
 	nla_get_u64_checked(tb[BLKLOAD_A_RUNTIME], &j->runtime);
@@ -255,6 +256,7 @@ void job_clear(struct job *j)
 		for (int i = 0; i < NR_OPS; i++)
 			op_clear(&j->queues[q].op[i]);
 	free(j->queues);
+	series_free(&j->ser);
 	memset(j, 0, sizeof(*j));
 }
 

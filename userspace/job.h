@@ -14,6 +14,7 @@
 
 #include "nl.h"
 #include "out.h"
+#include "series.h"
 
 enum { OP_READ, OP_WRITE, NR_OPS };
 
@@ -55,12 +56,15 @@ struct job {
 	struct op_stats op[NR_OPS];
 	struct queue_stats *queues;
 	unsigned int nr_queues;
+	uint64_t sample_ns;		/* the module's sample-interval, 0: none */
+	struct series ser;		/* its samples, kept apart from the job-get replies */
 	/* for reports */
 	uint32_t groupid;		/* fio's: jobs between stonewalls */
 	uint32_t wave;			/* jobs of one wave ran together, waves one by one */
 	unsigned int nr_jobs;		/* a sum: how many jobs it sums */
 	const struct optlist *opts;	/* fio's "job options", not owned */
 	const char *name;		/* fio's jobname (--name, a job file's section), not owned */
+	const struct series_logs *logs;	/* fio's write_*_log of its workload, not owned */
 };
 
 /* Options as the user gave them (fio's "job options"), in order; val NULL: a flag. */

@@ -103,6 +103,8 @@ int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_
 		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
 	if (w->coe)
 		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
+	if (w->sample_ns)
+		nla_put_u64(msg, BLKLOAD_A_SAMPLE_INTERVAL, w->sample_ns);
 	ret = bl_nl_talk(nl, msg, id_parse, &r);
 	if (ret) {
 		char *what = xasprintf("%s", dev);
@@ -204,6 +206,98 @@ int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *o
 	rows.nr_queues = 0;
 	job_clear(&rows);
 	return 0;
+}
+
+struct fetch_ctx {
+	struct bl_nl *nl;
+	struct series *se;
+	bool bad;
+};
+
+static int op_parse(struct nlattr *nest, struct bl_sample_op *o, uint32_t *chist)
+{
+	struct nlattr *tb[BLKLOAD_A_SAMPLE_OP_MAX + 1];
+	uint32_t first = 0;
+
+	if (nla_parse_nested(tb, BLKLOAD_A_SAMPLE_OP_MAX, nest, NULL) < 0 ||
+	    !nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_OP_IOS], &o->ios) ||
+	    !nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_OP_BYTES], &o->bytes))
+		return -1;
+	nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_OP_LAT_SUM], &o->lat);
+	nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_OP_CLAT_SUM], &o->clat);
+	nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_OP_SLAT_SUM], &o->slat);
+	if (tb[BLKLOAD_A_SAMPLE_OP_CLAT_HIST]) {
+		size_t len = (size_t)nla_len(tb[BLKLOAD_A_SAMPLE_OP_CLAT_HIST]);
+
+		if (!nla_get_u32_checked(tb[BLKLOAD_A_SAMPLE_OP_CLAT_HIST_FIRST], &first) ||
+		    len % sizeof(uint32_t) || first > BL_SHIST_NR ||
+		    len / sizeof(uint32_t) > BL_SHIST_NR - first)
+			return -1;
+		memcpy(chist + first, nla_data(tb[BLKLOAD_A_SAMPLE_OP_CLAT_HIST]), len);
+	}
+	return 0;
+}
+
+static int samples_parse(struct nlattr **tb, void *arg)
+{
+	struct fetch_ctx *c = arg;
+	struct bl_sample *smp = xcalloc(1, sizeof(*smp));
+	struct nlattr *a;
+	uint64_t lost = 0;
+	int rem;
+
+	if (!nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_NEXT], &c->se->next))
+		c->bad = true;
+	if (nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_LOST], &lost))
+		c->se->lost += lost;
+	nlmsg_for_each_attr(a, c->nl->cur, GENL_HDRLEN, rem) {
+		struct nlattr *st[BLKLOAD_A_SAMPLE_MAX + 1];
+		uint64_t idx;
+
+		if (nla_type(a) != BLKLOAD_A_SAMPLE)
+			continue;
+		memset(smp, 0, sizeof(*smp));
+		if (nla_parse_nested(st, BLKLOAD_A_SAMPLE_MAX, a, NULL) < 0 ||
+		    !nla_get_u64_checked(st[BLKLOAD_A_SAMPLE_INDEX], &idx) ||
+		    !nla_get_u64_checked(st[BLKLOAD_A_SAMPLE_TIME], &smp->t) ||
+		    !st[BLKLOAD_A_SAMPLE_READ] || !st[BLKLOAD_A_SAMPLE_WRITE] ||
+		    op_parse(st[BLKLOAD_A_SAMPLE_READ], &smp->op[OP_READ], smp->chist[OP_READ]) ||
+		    op_parse(st[BLKLOAD_A_SAMPLE_WRITE], &smp->op[OP_WRITE],
+			     smp->chist[OP_WRITE]) ||
+		    idx > (1ULL << 32)) {
+			c->bad = true;
+			continue;
+		}
+		series_add(c->se, (size_t)idx, smp);
+	}
+	free(smp);
+	return 0;
+}
+
+int series_fetch(struct bl_nl *nl, uint32_t id, struct series *se)
+{
+	struct fetch_ctx c = { .nl = nl, .se = se };
+
+	for (;;) {
+		uint64_t from = se->next;
+		struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_SAMPLE_GET, 0);
+		int ret;
+
+		if (!msg)
+			return -ENOMEM;
+		nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
+		nla_put_u64(msg, BLKLOAD_A_SAMPLE_FROM, from);
+		ret = bl_nl_talk(nl, msg, samples_parse, &c);
+		if (ret)
+			return ret;
+		if (c.bad) {
+			fprintf(stderr, "blkload: job %u: malformed samples from the module\n", id);
+			return -EPROTO;
+		}
+		/* Until a reply brings nothing new: the rest is not complete yet. */
+		if (se->next <= from)
+			return 0;
+	}
 }
 
 /* Ctrl-C (or SIGTERM) count: the first stops, the second detaches. */

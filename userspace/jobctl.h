@@ -43,6 +43,8 @@ int jobs_get(struct bl_nl *nl, const uint32_t *ids, unsigned int n, struct job *
 void jobs_del(struct bl_nl *nl, const uint32_t *ids, unsigned int n);
 void report_undrained(const struct job *jobs, unsigned int n, uint32_t drain_ms);
 void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n);
+/* The job's samples from se->next on that are complete, added to @se. */
+int series_fetch(struct bl_nl *nl, uint32_t id, struct series *se);
 
 struct nl_sock;
 struct nl_sock *events_open(void);

@@ -107,6 +107,7 @@ static const char *attr_unit(int type)
 	switch (type) {
 	case BLKLOAD_A_RUNTIME:
 	case BLKLOAD_A_RAMP_TIME:
+	case BLKLOAD_A_SAMPLE_INTERVAL:
 		return " ns";
 	case BLKLOAD_A_DRAIN_TIMEOUT:
 		return " ms";
@@ -122,6 +123,8 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_BATCH:
 	case BLKLOAD_A_CONTINUE_ON_ERROR:
 	case BLKLOAD_A_JOB_ID:
+	case BLKLOAD_A_SAMPLE_RING:
+	case BLKLOAD_A_SAMPLE_FROM:
 		return "";
 	default:
 		return NULL;
@@ -260,7 +263,9 @@ static int talk_valid(struct nl_msg *msg, void *arg)
 		return NL_STOP;
 	}
 	if (t->parse) {
+		t->nl->cur = nlmsg_hdr(msg);
 		ret = t->parse(tb, t->arg);
+		t->nl->cur = NULL;
 		if (ret) {
 			t->cb_ret = ret;
 			return NL_STOP;
@@ -345,6 +350,7 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_BATCH] = "--iodepth_batch_submit",
 		[BLKLOAD_A_DRAIN_TIMEOUT] = "--drain-timeout",
 		[BLKLOAD_A_CONTINUE_ON_ERROR] = "--continue_on_error",
+		[BLKLOAD_A_SAMPLE_INTERVAL] = "--sample-interval",
 		[BLKLOAD_A_JOB_ID] = "job id",
 	};
 

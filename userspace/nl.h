@@ -28,6 +28,7 @@ struct bl_nl {
 	int64_t extack_min_s, extack_max_s;
 	uint64_t extack_min_u, extack_max_u;
 	struct nl_msg *last;	/* the request in flight, to resolve that pointer */
+	struct nlmsghdr *cur;	/* while a parse callback runs: its reply (repeated attributes) */
 };
 
 /* The CLI option that sets attribute @type of a job ("--iodepth"), or NULL. */

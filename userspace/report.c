@@ -138,8 +138,9 @@ static void json_lat(struct out *o, const char *key, const struct bl_lat *l, uin
 
 /* One direction as fio's "read"/"write"/"trim" object. */
 static void json_op(struct out *o, const char *key, const struct op_stats *op, uint64_t elapsed,
-		    bool no_lat, const struct report_opts *ro)
+		    bool no_lat, const struct report_opts *ro, const struct series *se, int opi)
 {
+	struct series_stat bws = { 0 }, iopss = { 0 };
 	double secs = (double)elapsed / 1e9;
 	double iops = secs > 0 ? (double)op->ios / secs : 0;
 	double bw = secs > 0 ? (double)op->bytes / secs : 0;
@@ -163,18 +164,78 @@ static void json_op(struct out *o, const char *key, const struct op_stats *op, u
 	json_lat(o, "clat_ns", op->split ? &op->clat : &none, op->split ? n : 0,
 		 op->split && !no_lat ? op->chist : NULL, ro);
 	json_lat(o, "lat_ns", &op->lat, n, no_lat ? NULL : op->hist, ro);
-	/* Per-interval samples are not taken: fio's zeros for a run without any. */
-	out_u64(o, "bw_min", NULL, 0, NULL);
-	out_u64(o, "bw_max", NULL, 0, NULL);
-	out_double(o, "bw_agg", NULL, 0, 6, NULL);
-	out_double(o, "bw_mean", NULL, 0, 6, NULL);
-	out_double(o, "bw_dev", NULL, 0, 6, NULL);
-	out_u64(o, "bw_samples", NULL, 0, NULL);
-	out_double(o, "iops_min", NULL, 0, 6, NULL);
-	out_double(o, "iops_max", NULL, 0, 6, NULL);
-	out_double(o, "iops_mean", NULL, 0, 6, NULL);
-	out_double(o, "iops_stddev", NULL, 0, 6, NULL);
-	out_u64(o, "iops_samples", NULL, 0, NULL);
+	/*
+	 * fio's statistics over the per-interval samples (bw in KiB/s), of
+	 * the full intervals; zeros without samples, as fio's. bw_agg is of
+	 * the job itself (100), not of its group.
+	 */
+	if (se && op->ios) {
+		series_rate_stat(se, opi, true, &bws);
+		series_rate_stat(se, opi, false, &iopss);
+	}
+	out_u64(o, "bw_min", NULL, (uint64_t)(bws.min / 1024), NULL);
+	out_u64(o, "bw_max", NULL, (uint64_t)(bws.max / 1024), NULL);
+	out_double(o, "bw_agg", NULL, bws.n ? 100.0 : 0, 6, NULL);
+	out_double(o, "bw_mean", NULL, bws.mean / 1024, 6, NULL);
+	out_double(o, "bw_dev", NULL, bws.dev / 1024, 6, NULL);
+	out_u64(o, "bw_samples", NULL, bws.n, NULL);
+	out_double(o, "iops_min", NULL, iopss.min, 6, NULL);
+	out_double(o, "iops_max", NULL, iopss.max, 6, NULL);
+	out_double(o, "iops_mean", NULL, iopss.mean, 6, NULL);
+	out_double(o, "iops_stddev", NULL, iopss.dev, 6, NULL);
+	out_u64(o, "iops_samples", NULL, iopss.n, NULL);
+	out_end_object(o);
+}
+
+/*
+ * The time series: per sample and direction, the rates over its interval,
+ * the mean latencies and clat percentiles (from the samples' coarse
+ * buckets, within 3.1%).
+ */
+static void json_series(struct out *o, const struct series *se, bool no_lat,
+			const struct report_opts *ro)
+{
+	static const char *const dirs[] = { "read", "write" };
+
+	out_begin_object(o, "time_series", NULL);
+	out_u64(o, "interval_ns", NULL, se->interval, NULL);
+	out_u64(o, "lost", NULL, se->lost, NULL);
+	out_begin_array(o, "samples", NULL);
+	for (size_t i = 0; i < se->nr; i++) {
+		const struct bl_sample *s = &se->s[i];
+		double dt = series_dt(se, i);
+
+		out_begin_object(o, NULL, NULL);
+		out_u64(o, "time_ns", NULL, s->t, NULL);
+		out_double(o, "interval_s", NULL, dt, 9, NULL);
+		for (int op = 0; op < BL_SAMPLE_OPS; op++) {
+			const struct bl_sample_op *so = &s->op[op];
+			double n = (double)so->ios;
+
+			out_begin_object(o, dirs[op], NULL);
+			out_u64(o, "ios", NULL, so->ios, NULL);
+			out_u64(o, "bytes", NULL, so->bytes, NULL);
+			out_double(o, "iops", NULL, dt > 0 ? n / dt : 0, 3, NULL);
+			out_double(o, "bw_bytes", NULL, dt > 0 ? (double)so->bytes / dt : 0, 1, NULL);
+			if (!no_lat && so->ios) {
+				out_double(o, "lat_mean_ns", NULL, (double)so->lat / n, 1, NULL);
+				out_double(o, "clat_mean_ns", NULL, (double)so->clat / n, 1, NULL);
+				out_double(o, "slat_mean_ns", NULL, (double)so->slat / n, 1, NULL);
+				out_begin_object(o, "clat_percentile", NULL);
+				for (unsigned int k = 0; k < ro->nr_percentiles; k++) {
+					char *key = xasprintf("%f", ro->percentiles[k]);
+
+					out_u64(o, key, NULL, series_percentile(s->chist[op], so->ios,
+									      ro->percentiles[k]), NULL);
+					free(key);
+				}
+				out_end_object(o);
+			}
+			out_end_object(o);
+		}
+		out_end_object(o);
+	}
+	out_end_array(o);
 	out_end_object(o);
 }
 
@@ -226,9 +287,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
 	out_u64(o, "inflight", NULL, j->inflight, NULL);
 	out_u64(o, "stall_max_ns", NULL, j->stall_max, NULL);
-	json_op(o, "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro);
-	json_op(o, "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro);
-	json_op(o, "trim", &none, j->elapsed, j->no_lat, ro);
+	json_op(o, "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro, &j->ser, OP_READ);
+	json_op(o, "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro, &j->ser, OP_WRITE);
+	json_op(o, "trim", &none, j->elapsed, j->no_lat, ro, NULL, 0);
 	out_begin_object(o, "sync", NULL);
 	out_u64(o, "total_ios", NULL, 0, NULL);
 	json_lat(o, "lat_ns", &none.lat, 0, NULL, ro);
@@ -276,6 +337,8 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		hist = all.split && all.chist ? all.chist : all.hist;
 	json_lat_dist(o, hist, hist ? all.ios : 0);
 	op_clear(&all);
+	if (j->ser.interval)
+		json_series(o, &j->ser, j->no_lat, ro);
 	/* fio's latency_target options do not exist here: their defaults. */
 	out_u64(o, "latency_depth", NULL, j->iodepth, NULL);
 	out_u64(o, "latency_target", NULL, 0, NULL);
@@ -292,8 +355,8 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 			out_u64(o, "inflight", NULL, q->inflight, NULL);
 			out_u64(o, "stall_max_ns", NULL, q->stall_max, NULL);
 			/* The kernel sends each queue's latency too: kept. */
-			json_op(o, "read", &q->op[OP_READ], j->elapsed, j->no_lat, ro);
-			json_op(o, "write", &q->op[OP_WRITE], j->elapsed, j->no_lat, ro);
+			json_op(o, "read", &q->op[OP_READ], j->elapsed, j->no_lat, ro, NULL, 0);
+			json_op(o, "write", &q->op[OP_WRITE], j->elapsed, j->no_lat, ro, NULL, 0);
 			depth_shares(q->depth_ns, depth);
 			out_begin_object(o, "iodepth_level", NULL);
 			for (unsigned int k = 0; k < BL_DEPTH_NR; k++)
@@ -376,8 +439,10 @@ static void text_percentiles(const char *label, const uint64_t *hist, uint64_t n
 }
 
 static void text_op(const char *label, const struct op_stats *op, uint64_t elapsed, bool no_lat,
-		    const struct report_opts *ro)
+		    const struct report_opts *ro, const struct series *se, int opi)
 {
+	struct series_stat bws, iopss;
+
 	double secs = (double)elapsed / 1e9;
 	double iops = secs > 0 ? (double)op->ios / secs : 0;
 	double bw = secs > 0 ? (double)op->bytes / secs : 0;
@@ -392,19 +457,31 @@ static void text_op(const char *label, const struct op_stats *op, uint64_t elaps
 	free(b);
 	free(c);
 	free(d);
-	if (no_lat || !op->ios)
+	if (!op->ios)
 		return;
-	if (op->split) {
-		text_lat("slat", &op->slat, op->ios);
-		text_lat("clat", &op->clat, op->ios);
+	if (!no_lat) {
+		if (op->split) {
+			text_lat("slat", &op->slat, op->ios);
+			text_lat("clat", &op->clat, op->ios);
+		}
+		text_lat("lat", &op->lat, op->ios);
+		if (ro->nr_percentiles && op->split && op->chist)
+			text_percentiles("clat", op->chist, op->ios, ro);
+		if (ro->nr_percentiles && op->hist)
+			text_percentiles(" lat", op->hist, op->ios, ro);
 	}
-	text_lat("lat", &op->lat, op->ios);
-	if (!ro->nr_percentiles)
+	if (!se || !se->interval)
 		return;
-	if (op->split && op->chist)
-		text_percentiles("clat", op->chist, op->ios, ro);
-	if (op->hist)
-		text_percentiles(" lat", op->hist, op->ios, ro);
+	/* fio's lines over the per-interval samples. */
+	series_rate_stat(se, opi, true, &bws);
+	series_rate_stat(se, opi, false, &iopss);
+	if (!bws.n)
+		return;
+	printf("   bw (  KiB/s): min=%" PRIu64 ", max=%" PRIu64 ", per=100.00%%, avg=%.2f, stdev=%.2f, samples=%" PRIu64 "\n",
+	       (uint64_t)(bws.min / 1024), (uint64_t)(bws.max / 1024), bws.mean / 1024,
+	       bws.dev / 1024, bws.n);
+	printf("   iops        : min=%" PRIu64 ", max=%" PRIu64 ", avg=%.2f, stdev=%.2f, samples=%" PRIu64 "\n",
+	       (uint64_t)iopss.min, (uint64_t)iopss.max, iopss.mean, iopss.dev, iopss.n);
 }
 
 static void text_dist(const struct job *j)
@@ -474,10 +551,10 @@ static void text_job(const struct job *j, const char *name, const struct report_
 	}
 	if (j->op[OP_READ].ios || j->op[OP_READ].errors ||
 	    (!sum && j->rw != BLKLOAD_RW_WRITE && j->rw != BLKLOAD_RW_RANDWRITE))
-		text_op("read", &j->op[OP_READ], j->elapsed, j->no_lat, ro);
+		text_op("read", &j->op[OP_READ], j->elapsed, j->no_lat, ro, &j->ser, OP_READ);
 	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors ||
 	    (!sum && j->rw != BLKLOAD_RW_READ && j->rw != BLKLOAD_RW_RANDREAD))
-		text_op("write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro);
+		text_op("write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro, &j->ser, OP_WRITE);
 	text_dist(j);
 	/* A stall worth a line: a second or more without any completion. */
 	if (j->stall_max >= 1000000000ULL)

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,11 +76,6 @@ static const struct wopt wopts[] = {
 	{ "startdelay", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "loops", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "zonemode", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "write_iops_log", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "write_bw_log", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "write_lat_log", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "write_hist_log", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "status-interval", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "hipri", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "buffer_compress_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "dedupe_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
@@ -126,6 +122,26 @@ static const struct wopt wopts[] = {
 	  "none read write io all: count these IO errors and go on" },
 	{ "kb_base", required_argument, OPT_KB_BASE, "1024|1000",
 	  "fio's: k = kb_base, KiB = the other base (1024)" },
+	{ "sample-interval", required_argument, OPT_SAMPLE_INTERVAL, "TIME",
+	  "time series: a sample every TIME after the ramp (1s; 0: none; at least 10ms)" },
+	{ "status-interval", required_argument, OPT_STATUS_INTERVAL, "TIME",
+	  "fio's: print each job's numbers every TIME while it runs" },
+	{ "samples-csv", required_argument, OPT_SAMPLES_CSV, "FILE",
+	  "the time series as CSV (a row per job, sample and direction)" },
+	{ "write_iops_log", optional_argument, OPT_IOPS_LOG, "PREFIX",
+	  "fio's: PREFIX_iops.N.log, IOPS per log_avg_msec" },
+	{ "write_bw_log", optional_argument, OPT_BW_LOG, "PREFIX",
+	  "fio's: PREFIX_bw.N.log, KiB/s per log_avg_msec" },
+	{ "write_lat_log", optional_argument, OPT_LAT_LOG, "PREFIX",
+	  "fio's: PREFIX_{lat,clat,slat}.N.log, mean ns per log_avg_msec" },
+	{ "write_hist_log", optional_argument, OPT_HIST_LOG, "PREFIX",
+	  "fio's: PREFIX_clat_hist.N.log, clat buckets per log_hist_msec" },
+	{ "log_avg_msec", required_argument, OPT_LOG_AVG, "MS",
+	  "fio's: log window, a multiple of --sample-interval (sets it when not given)" },
+	{ "log_hist_msec", required_argument, OPT_LOG_HIST, "MS",
+	  "fio's: histogram log window (log_avg_msec)" },
+	{ "log_hist_coarseness", required_argument, OPT_LOG_COARSE, "N",
+	  "fio's: 2^N buckets merged, 2 to 6 (2; fio's 0 and 1 are finer than the samples)" },
 	{ "help", no_argument, OPT_HELP, NULL, "this text" },
 };
 
@@ -460,12 +476,52 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd)
 	return workload_parse_args(w, argc, argv, cmd, false);
 }
 
+/*
+ * fio's log windows are whole numbers of samples: log_avg_msec sets the
+ * interval unless --sample-interval was given; a window of 0 (fio: each
+ * IO) is one interval.
+ */
+static int logs_check(struct workload *w, bool have_sample, const char *cmd)
+{
+	struct series_logs *lg = &w->logs;
+	bool any = lg->iops || lg->bw || lg->lat || lg->hist;
+	const char **p[] = { &lg->iops, &lg->bw, &lg->lat, &lg->hist };
+
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++)
+		if (*p[i] && !**p[i])
+			*p[i] = w->name ? w->name : "blkload";
+
+	if (!have_sample && (lg->avg_ns || lg->hist_ns))
+		w->sample_ns = lg->avg_ns ? lg->avg_ns : lg->hist_ns;
+	if (!lg->avg_ns)
+		lg->avg_ns = w->sample_ns;
+	if (!lg->hist_ns)
+		lg->hist_ns = lg->avg_ns;
+	if ((any || w->status_ns || w->samples_csv) && !w->sample_ns) {
+		fprintf(stderr, "blkload: %s: logs, --status-interval and --samples-csv need samples (--sample-interval is 0)\n",
+			cmd);
+		return -1;
+	}
+	if (w->sample_ns && (lg->avg_ns % w->sample_ns || lg->hist_ns % w->sample_ns ||
+			     lg->avg_ns < w->sample_ns || lg->hist_ns < w->sample_ns)) {
+		fprintf(stderr, "blkload: %s: log_avg_msec and log_hist_msec must be multiples of --sample-interval (%" PRIu64 " ms)\n",
+			cmd, w->sample_ns / 1000000);
+		return -1;
+	}
+	if (w->sample_ns && w->status_ns && (w->status_ns % w->sample_ns || w->status_ns < w->sample_ns)) {
+		fprintf(stderr, "blkload: %s: --status-interval must be a multiple of --sample-interval (%" PRIu64 " ms)\n",
+			cmd, w->sample_ns / 1000000);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd,
 		      const struct option *opts, bool jobfiles)
 {
 	uint32_t u32, numjobs = 0;
 	const char *allowed = NULL;
-	bool split = false;
+	bool split = false, have_sample = false;
 	int c, idx;
 
 	memset(w, 0, sizeof(*w));
@@ -473,6 +529,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	w->bs = 4096;
 	w->iodepth = 1;
 	w->drain_ms = 5000;
+	w->sample_ns = 1000000000ULL;
+	w->logs.coarseness = BL_SHIST_SHIFT;
 	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
 	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
 	memcpy(w->ro.percentiles, default_percentiles, sizeof(default_percentiles));
@@ -680,6 +738,58 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			      bad_value(opts[idx].name, optarg,
 					"one of none read write io all (verify: no verify yet)") : 0;
 			break;
+		case OPT_SAMPLE_INTERVAL:
+			ret = parse_time_ns(optarg, &w->sample_ns) ||
+			      (w->sample_ns && w->sample_ns < 10000000ULL) ||
+			      w->sample_ns > 3600000000000ULL ?
+			      bad_value(opts[idx].name, optarg, "0 (none), or 10ms to 1h") : 0;
+			have_sample = true;
+			break;
+		case OPT_STATUS_INTERVAL:
+			ret = parse_time_ns(optarg, &w->status_ns) || w->status_ns < 10000000ULL ?
+			      bad_value(opts[idx].name, optarg, "a time of at least 10ms") : 0;
+			break;
+		case OPT_SAMPLES_CSV:
+			w->samples_csv = optarg;
+			break;
+		case OPT_IOPS_LOG:
+		case OPT_BW_LOG:
+		case OPT_LAT_LOG:
+		case OPT_HIST_LOG: {
+			const char *prefix = optarg && *optarg ? optarg : NULL;
+
+			if (optarg && (!strcmp(optarg, "0") || !strcmp(optarg, "1")))
+				prefix = NULL;	/* fio's boolean form: the job's name */
+			if (optarg && !strcmp(optarg, "0"))
+				break;
+			if (!prefix)
+				prefix = "";	/* the job's name, once known */
+			if (c == OPT_IOPS_LOG)
+				w->logs.iops = prefix;
+			else if (c == OPT_BW_LOG)
+				w->logs.bw = prefix;
+			else if (c == OPT_LAT_LOG)
+				w->logs.lat = prefix;
+			else
+				w->logs.hist = prefix;
+			break;
+		}
+		case OPT_LOG_AVG:
+		case OPT_LOG_HIST:
+			if (parse_u32_range(optarg, 0, 3600000, &u32)) {
+				ret = bad_value(opts[idx].name, optarg, "milliseconds, 0 to 3600000");
+				break;
+			}
+			if (c == OPT_LOG_AVG)
+				w->logs.avg_ns = (uint64_t)u32 * 1000000ULL;
+			else
+				w->logs.hist_ns = (uint64_t)u32 * 1000000ULL;
+			break;
+		case OPT_LOG_COARSE:
+			ret = parse_u32_range(optarg, BL_SHIST_SHIFT, 6, &w->logs.coarseness) ?
+			      bad_value(opts[idx].name, optarg,
+					"2 to 6 (the samples keep 2^2 of fio's buckets in one)") : 0;
+			break;
 		case OPT_HELP:
 		case 'h':
 			workload_usage(stdout, cmd);
@@ -692,7 +802,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		if (ret)
 			return -1;
 	}
-	if (fio_cpus(w, numjobs, allowed, split, cmd))
+	if (fio_cpus(w, numjobs, allowed, split, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
 	/* Arguments: fio job files (run and start); the options then apply to every job. */
 	for (; optind < argc; optind++) {

@@ -11,6 +11,7 @@
 
 #include "job.h"
 #include "parse.h"
+#include "series.h"
 
 extern const double default_percentiles[17];
 
@@ -22,6 +23,8 @@ enum {
 	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_ENGINE, OPT_POOL, OPT_RBDNAME, OPT_CLIENTNAME,
 	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_KB_BASE, OPT_NAME, OPT_DIRECT, OPT_NUMJOBS,
 	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
+	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
+	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE,
 	OPT_HELP,
 };
 
@@ -46,6 +49,10 @@ struct workload {
 	char **filenames;	/* fio's --filename a:b copies, devs point into them */
 	unsigned int nr_filenames;
 	struct optlist opts;	/* as given, for fio's "job options" */
+	uint64_t sample_ns;	/* time-series interval, 0: none */
+	uint64_t status_ns;	/* fio's status-interval: print the series while running */
+	const char *samples_csv;	/* the series as CSV */
+	struct series_logs logs;	/* fio's write_*_log */
 	char **jobfiles;	/* point into argv */
 	unsigned int nr_jobfiles;
 };

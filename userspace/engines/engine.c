@@ -318,6 +318,39 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 }
 
 /* One pass over a queue at @now; returns true when it submitted. */
+/* The queue's next sample, of what completed since the last (nothing when !@take). */
+static void queue_sample(struct eng_queue *q, uint64_t t, bool take)
+{
+	struct bl_sample *s = xcalloc(1, sizeof(*s));
+
+	s->t = t - q->ramp_end;
+	for (int op = 0; op < NR_OPS && take; op++) {
+		const struct op_stats *st = &q->st[op];
+		struct bl_sample_op cum = {
+			.ios = st->ios, .bytes = st->bytes, .lat = st->lat.sum,
+			.clat = st->clat.sum, .slat = st->slat.sum,
+		};
+
+		bl_sample_op_take(&s->op[op], s->chist[op], &q->sampler[op], &cum, st->chist);
+	}
+	q->sample_last = t;
+	series_add(&q->ser, q->ser.nr, s);
+	free(s);
+}
+
+/* The samples due at @now, as the module takes them (bl_queue_take_samples()). */
+static void queue_take_samples(struct eng_queue *q, uint64_t now)
+{
+	uint64_t iv = q->ser.interval;
+
+	while (now - q->sample_next >= iv) {
+		queue_sample(q, q->sample_next, false);
+		q->sample_next += iv;
+	}
+	queue_sample(q, now, true);
+	q->sample_next += iv;
+}
+
 static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t now)
 {
 	bool limit;
@@ -335,6 +368,8 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 		q->progress_ns = now;
 		q->ramp_done = true;
 	}
+	if (q->ser.interval && q->ramp_done && now >= q->sample_next)
+		queue_take_samples(q, now);
 	if (!q->stopping) {
 		if (__atomic_load_n(&q->job->stop, __ATOMIC_ACQUIRE)) {
 			q->stopping = true;
@@ -350,6 +385,8 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 		if (!q->stopping)
 			q->reason = BLKLOAD_REASON_LIMIT;
 		q->end_ns = q->last_done_ns ? q->last_done_ns : now;
+		if (q->ser.interval && q->ramp_done)
+			queue_sample(q, q->end_ns > q->sample_last ? q->end_ns : q->sample_last, true);
 		/* end_ns and the statistics before finished, for the main thread. */
 		__atomic_store_n(&q->finished, true, __ATOMIC_RELEASE);
 	}
@@ -403,6 +440,9 @@ static void *thread_fn(void *arg)
 
 		q->ramp_end = ramp_end;
 		q->end = w->runtime ? ramp_end + w->runtime : 0;
+		q->ser.interval = w->sample_ns;
+		q->sample_next = ramp_end + w->sample_ns;
+		q->sample_last = ramp_end;
 		q->count_start_ns = start;
 		q->progress_ns = start;
 		q->ramp_done = ramp_done;
@@ -441,6 +481,8 @@ static void *thread_fn(void *arg)
 				next = q->ramp_end;
 			else if (q->end && q->end < next)
 				next = q->end;
+			if (q->ser.interval && q->ramp_done && q->sample_next < next)
+				next = q->sample_next;
 		}
 		if (!live)
 			break;
@@ -563,6 +605,9 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 			qs->depth_ns[k] = q->depth_ns[k];
 			j->depth_ns[k] += q->depth_ns[k];
 		}
+		j->ser.interval = q->ser.interval;
+		for (size_t k = 0; k < q->ser.nr; k++)
+			series_add(&j->ser, k, &q->ser.s[k]);
 		if (q->count_start_ns < first)
 			first = q->count_start_ns;
 		if (q->end_ns > last)
@@ -743,6 +788,7 @@ out:
 				free(q->st[op].hist);
 				free(q->st[op].chist);
 			}
+			series_free(&q->ser);
 		}
 		free(job->queues);
 		if (ops->job_close)

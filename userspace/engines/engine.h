@@ -59,6 +59,10 @@ struct eng_queue {
 	uint32_t reason;
 	bool ramp_done, stopping, finished;
 	struct op_stats st[NR_OPS];
+	/* Time series (include/blkload/sample.h), as the module's queues take it. */
+	struct bl_sampler_op sampler[NR_OPS];
+	uint64_t sample_next, sample_last;
+	struct series ser;
 	int file;		/* the engine's handle of the job's target on this thread */
 };
 

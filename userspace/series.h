@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A job's time series (include/blkload/sample.h): the samples of its
+ * queues added up, fetched from the module or kept by an engine, and what
+ * the reports make of them: rates, means and percentiles per interval,
+ * fio's bw/iops statistics over samples, CSV and fio's log files.
+ */
+#ifndef BLKLOAD_SERIES_H
+#define BLKLOAD_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <blkload/sample.h>
+
+struct series {
+	uint64_t interval;	/* ns; 0: no samples were taken */
+	struct bl_sample *s;
+	size_t nr, cap;
+	uint64_t next;		/* the module: the index to ask for next */
+	uint64_t lost;		/* overwritten before they were read */
+};
+
+/* Adds @smp into sample @i (times: the latest; counts: summed), growing with empty ones. */
+void series_add(struct series *se, size_t i, const struct bl_sample *smp);
+void series_free(struct series *se);
+/* Seconds sample @i covers: from the one before (or the ramp's end) to it. */
+double series_dt(const struct series *se, size_t i);
+/* Whether sample @i covers at least half an interval (a short last one does not count). */
+bool series_full(const struct series *se, size_t i);
+
+/* fio's statistics of per-interval rates (bytes/s or IOs/s) over the full samples. */
+struct series_stat {
+	double min, max, mean, dev;
+	uint64_t n;
+};
+
+void series_rate_stat(const struct series *se, int op, bool bytes, struct series_stat *st);
+/* Percentile @p of a sample's coarse clat buckets holding @total IOs; 0 when empty. */
+uint64_t series_percentile(const uint32_t *chist, uint64_t total, double p);
+
+/*
+ * fio's --status-interval: a line for each window of @win ns that the
+ * samples from @from on complete; returns the index after the last shown.
+ * On a terminal, the progress line is cleared first.
+ */
+size_t series_status(FILE *f, const struct series *se, size_t from, uint64_t win, uint32_t id,
+		     bool tty);
+
+/* One CSV of the series of @n jobs (a row per job, sample and direction). */
+struct job;
+void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *pct,
+		unsigned int npct);
+
+/* fio's log files of one job, @avg_ms and @hist_ms as a multiple of the interval. */
+struct series_logs {
+	const char *iops, *bw, *lat, *hist;	/* prefixes, NULL: not written */
+	uint64_t avg_ns, hist_ns;		/* log_avg_msec, log_hist_msec */
+	unsigned int coarseness;		/* log_hist_coarseness, >= BL_SHIST_SHIFT */
+};
+
+int series_write_logs(const struct series_logs *lg, const struct series *se, uint32_t bs,
+		      unsigned int jobno);
+
+#endif
