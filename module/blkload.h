@@ -170,7 +170,7 @@ struct bl_queue {
 	struct bl_sample *ring;
 	u32 ring_nr;
 	u32 ring_pos;		/* worker only */
-	u64 nsamples;
+	unsigned long nsamples;	/* long: published with release on 32-bit too */
 	u64 sample_next;	/* worker only: ns, the next interval's end */
 	u64 sample_last;	/* worker only: ns, the last sample's time */
 	struct bl_sampler_op sampler[BL_NR_OPS];	/* worker only */

@@ -630,9 +630,13 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 			q->reason = BLKLOAD_REASON_LIMIT;
 		list_del_init(&q->node);
 		q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
-		/* The last sample: the rest of the run, up to its end. */
-		if (q->ring && q->ramp_done)
-			bl_queue_sample(q, max(q->end_ns, q->sample_last), true);
+		/*
+		 * The last sample: what was reaped since the one before, at the
+		 * time it was reaped (as every sample); none when that was this
+		 * very turn.
+		 */
+		if (q->ring && q->ramp_done && now > q->sample_last)
+			bl_queue_sample(q, now, true);
 		*clk = local_clock();
 		q->turns += *clk - t0;
 		/* The worker's CPU time not yet split goes with the queue's turns. */
@@ -717,7 +721,8 @@ bool bl_queue_sample_copy(const struct bl_queue *q, u64 i, struct bl_sample *s)
 	u32 pos;
 
 	div_u64_rem(i, q->ring_nr, &pos);
-	memcpy(s, &q->ring[pos], sizeof(*s));
+	/* The worker may be writing it: the check below tells. */
+	data_race(memcpy(s, &q->ring[pos], sizeof(*s)));
 	/* The copy before the check: sample i + ring_nr is written before its count. */
 	smp_rmb();
 	return READ_ONCE(q->nsamples) - i < q->ring_nr;

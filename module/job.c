@@ -250,9 +250,11 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 		NL_SET_ERR_MSG(extack, "sample-interval is at least 10 ms");
 		return -ERANGE;
 	}
-	if (!p->sample_ns)
-		p->sample_ring = 0;
-	else if (!p->sample_ring)
+	if (!p->sample_ns && p->sample_ring) {
+		NL_SET_ERR_MSG(extack, "sample-ring without sample-interval");
+		return -EINVAL;
+	}
+	if (p->sample_ns && !p->sample_ring)
 		/* The whole run where it is short, else what a reader drains in time. */
 		p->sample_ring = p->runtime_ns ?
 			clamp_t(u64, div64_u64(p->runtime_ns, p->sample_ns) + 2, 16,

@@ -632,7 +632,7 @@ static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 {
 	u64 end = U64_MAX, all = 0, oldest = 0, lost = 0, i;
 	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
-	struct nlattr *nest;
+	struct nlattr *nest, *a_next, *a_lost;
 	unsigned int k;
 	int queues;
 
@@ -656,7 +656,13 @@ static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 		lost = oldest - from;
 		from = oldest;
 	}
+	/* Room for the two answers first: the samples take what is left. */
+	a_next = nla_reserve_64bit(msg, BLKLOAD_A_SAMPLE_NEXT, sizeof(u64), 0);
+	a_lost = nla_reserve_64bit(msg, BLKLOAD_A_SAMPLE_LOST, sizeof(u64), 0);
+	if (!a_next || !a_lost)
+		return -EMSGSIZE;
 	for (i = from; i < end; i++) {
+		cond_resched();
 		queues = bl_nl_sample_merge(job, n, i, &buf[0], &buf[1]);
 		if (queues < 0) {
 			lost++;
@@ -678,9 +684,8 @@ static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 		}
 		nla_nest_end(msg, nest);
 	}
-	if (nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_NEXT, i, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_LOST, lost, 0))
-		return -EMSGSIZE;
+	memcpy(nla_data(a_next), &i, sizeof(i));
+	memcpy(nla_data(a_lost), &lost, sizeof(lost));
 	return 0;
 }
 

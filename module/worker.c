@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/percpu.h>
@@ -134,14 +135,20 @@ static int bl_worker_fn(void *data)
 		}
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (!kthread_should_stop() && !bl_worker_pending(w)) {
-			long timeout = MAX_SCHEDULE_TIMEOUT;
-
+			/*
+			 * A deadline (ramp end, runtime end, a sample) on the
+			 * monotonic clock ktime_get_ns() reads, to the 50 us
+			 * rather than to the jiffy: a 10 ms sample interval
+			 * must not be taken up to a tick late.
+			 */
 			if (deadline != U64_MAX) {
-				u64 j = deadline > now ? nsecs_to_jiffies64(deadline - now) + 1 : 0;
+				ktime_t exp = ns_to_ktime(min_t(u64, deadline, KTIME_MAX));
 
-				timeout = min_t(u64, j, MAX_SCHEDULE_TIMEOUT - 1);
+				schedule_hrtimeout_range(&exp, 50 * NSEC_PER_USEC,
+							 HRTIMER_MODE_ABS);
+			} else {
+				schedule();
 			}
-			schedule_timeout(timeout);
 		}
 		__set_current_state(TASK_RUNNING);
 	}

@@ -15,6 +15,8 @@
 #  - many devices: 128 null_blk devices, one job each, on 2 CPUs (2 worker
 #    threads in all) against one device on the same 2 CPUs, iodepth 4;
 #  - the cost of per-IO latency accounting (--gtod_reduce);
+#  - the cost of the time series at 100 ms: --sample-interval 100ms against
+#    none (0), the CLI reading samples as a run does (target <= 1%);
 #  - blkload's userspace engines against fio's at iodepth 32 on CPU 0:
 #    --engine io_uring against fio io_uring (fixedbufs, registerfiles),
 #    --engine libaio against fio libaio: they must not be handicapped.
@@ -82,7 +84,7 @@ for d in 1 32 128; do
 	fi
 done
 tmpf=$(mktemp)
-one=() two=() nolat=() single=() multi=() workers=()
+one=() two=() nolat=() single=() multi=() workers=() nosmp=() smp100=()
 fu=() bu=() fa=() ba=()
 for ((i = 0; i < repeat; i++)); do
 	fu+=("$(fio_iops io_uring 32 --fixedbufs --registerfiles)")
@@ -92,6 +94,8 @@ for ((i = 0; i < repeat; i++)); do
 	one+=("$(bl_iops 32 0 --dev $dev)")
 	two+=("$(bl_iops 32 0-1 --dev $dev)")
 	nolat+=("$(bl_iops 32 0 --dev $dev --gtod_reduce)")
+	nosmp+=("$(bl_iops 32 0 --dev $dev --sample-interval 0)")
+	smp100+=("$(bl_iops 32 0 --dev $dev --sample-interval 100ms)")
 	single+=("$(bl_iops 4 0-1 --dev $dev)")
 	multi+=("$(many_iops "$tmpf")")
 	workers+=("$(cat "$tmpf.workers")")
@@ -102,6 +106,7 @@ for d in 1 32 128; do
 	echo "iodepth $d: fio libaio ${r[libaio_$d]}, fio io_uring ${r[uring_$d]}, blkload ${r[blkload_$d]} IOPS" >&2
 done
 echo "blkload iodepth 32 runs: 1 CPU ${one[*]}; 2 CPUs ${two[*]}; no latency ${nolat[*]}" >&2
+echo "time series at iodepth 32: none ${nosmp[*]}; every 100 ms ${smp100[*]}" >&2
 echo "iodepth 4 on 2 CPUs: 1 device ${single[*]}; 128 devices ${multi[*]} (workers ${workers[*]})" >&2
 echo "engines at iodepth 32: fio io_uring ${fu[*]}; blkload io_uring ${bu[*]}; fio libaio ${fa[*]}; blkload libaio ${ba[*]}" >&2
 
@@ -109,7 +114,7 @@ python3 - "$out" "$rt" "${r[libaio_1]}" "${r[uring_1]}" "${r[blkload_1]}" \
 	"${r[libaio_32]}" "${r[uring_32]}" "${r[blkload_32]}" \
 	"${r[libaio_128]}" "${r[uring_128]}" "${r[blkload_128]}" \
 	"${one[*]}" "${two[*]}" "${nolat[*]}" "${single[*]}" "${multi[*]}" "${workers[*]}" \
-	"${fu[*]}" "${bu[*]}" "${fa[*]}" "${ba[*]}" <<'PY'
+	"${fu[*]}" "${bu[*]}" "${fa[*]}" "${ba[*]}" "${nosmp[*]}" "${smp100[*]}" <<'PY'
 import json, statistics, sys
 out, rt = sys.argv[1], int(sys.argv[2])
 v = [float(x) for x in sys.argv[3:12]]
@@ -117,6 +122,8 @@ runs = {k: [float(x) for x in s.split()] for k, s in
         zip(("one_cpu", "two_cpus", "no_lat", "one_device", "many_devices"), sys.argv[12:17])}
 workers = [int(x) for x in sys.argv[17].split()]
 for k, a in zip(("fio_io_uring", "engine_io_uring", "fio_libaio", "engine_libaio"), sys.argv[18:22]):
+    runs[k] = [float(x) for x in a.split()]
+for k, a in zip(("no_samples", "samples_100ms"), sys.argv[22:24]):
     runs[k] = [float(x) for x in a.split()]
 med = {k: statistics.median(x) for k, x in runs.items()}
 res = {"runtime_s": rt, "device": "null_blk irqmode=0 memory_backed=0, 4k randread",
@@ -133,6 +140,7 @@ res["ratios"]["two_cpus_vs_one_qd32_paired"] = pairs("two_cpus", "one_cpu")
 res["ratios"]["128_devices_vs_one_2cpus"] = med["many_devices"] / med["one_device"]
 res["ratios"]["128_devices_vs_one_2cpus_paired"] = pairs("many_devices", "one_device")
 res["ratios"]["latency_accounting_cost_qd32"] = 1 - med["one_cpu"] / med["no_lat"]
+res["ratios"]["sampling_100ms_cost_qd32"] = 1 - pairs("samples_100ms", "no_samples")
 res["ratios"]["engine_io_uring_vs_fio_io_uring_qd32"] = pairs("engine_io_uring", "fio_io_uring")
 res["ratios"]["engine_libaio_vs_fio_libaio_qd32"] = pairs("engine_libaio", "fio_libaio")
 json.dump(res, open(out, "w"), indent=2)
@@ -153,6 +161,8 @@ print("128 devices / 1 device on 2 CPUs, iodepth 4: %.2f (medians), %.2f (pairs)
           res["ratios"]["128_devices_vs_one_2cpus_paired"], "/".join(map(str, workers))))
 print("latency accounting cost at iodepth 32: %.1f%% of IOPS" %
       (100 * res["ratios"]["latency_accounting_cost_qd32"]))
+print("time series every 100 ms at iodepth 32: %.1f%% of IOPS (median of pairs)   target <= 1%%" %
+      (100 * res["ratios"]["sampling_100ms_cost_qd32"]))
 print("engines at iodepth 32 (median of interleaved pairs): io_uring %.2fx fio io_uring, "
       "libaio %.2fx fio libaio   target 0.90-1.10" % (
           res["ratios"]["engine_io_uring_vs_fio_io_uring_qd32"],

@@ -155,6 +155,8 @@ step "check driver: the guest verdict fails on a bad exit, a missing test, no te
 	python3 scripts/tests/test_guest_verdict.py
 step "bash completion from the option tables: run --r<TAB>, --rw values, help = completion" \
 	scripts/tests/test_completion.sh
+step "blkload plot: four SVGs with their lines; no chart from a report without IO" \
+	scripts/tests/test_plot.sh
 }
 
 if [[ ${CHECK_HOST:-1} != 0 ]]; then

@@ -134,7 +134,7 @@ bl_check "the CSV check fails on bins that do not add up, and on no job" refuses
 
 text() {
 	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=32 --number_ios=$n \
-		--cpus 0 >"$tmp/t.txt" 2>&1 || return 1
+		--cpus 0 --sample-interval 10ms >"$tmp/t.txt" 2>&1 || return 1
 	sed 's/^/# /' "$tmp/t.txt"
 	python3 - "$tmp/t.txt" <<'PY'
 import re, sys
@@ -153,6 +153,8 @@ want = [
     r'     lat percentiles \(usec\):',
     r'     \|  1\.00th=\[ *\d+\],  5\.00th=.*',
     r'     \| 30\.00th=.*', r'     \| 70\.00th=.*', r'     \| 99\.00th=.*', r'     \| 99\.99th=\[ *\d+\]',
+    r'   bw \(  KiB/s\): min=\d+, max=\d+, per=100\.00%, avg=[\d.]+, stdev=[\d.]+, samples=\d+',
+    r'   iops        : min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+, samples=\d+',
     ('+', r'  lat \((n|u|m)sec\)   : (\d+=[\d.]+%(, )?)+'),
     r'  cpu          : usr=0\.00%, sys=[\d.]+%, ctx=0, \d+ ns/IO on 1 queues',
     r'  IO depths    : 1=[\d.]+%, 2=[\d.]+%, 4=[\d.]+%, 8=[\d.]+%, 16=[\d.]+%, 32=[\d.]+%, >=64=0\.0%',

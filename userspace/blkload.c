@@ -30,6 +30,7 @@ static const struct cmd cmds[] = {
 	{ "compare", "TARGET... [OPTIONS]", "client paths side by side, repeated, with intervals",
 	  cmd_compare },
 	{ "diff", "A.json B.json", "two compare results: change, interval, verdict", cmd_diff },
+	{ "plot", "RESULT.json", "SVG charts of a JSON report with gnuplot", cmd_plot },
 	{ "completion", "", "a bash completion script, from the option tables", cmd_completion },
 	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help },
 };

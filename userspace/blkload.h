@@ -37,5 +37,7 @@ int cmd_monitor(struct ctx *ctx, int argc, char **argv);
 /* cmd_compare.c, cmd_diff.c */
 int cmd_compare(struct ctx *ctx, int argc, char **argv);
 int cmd_diff(struct ctx *ctx, int argc, char **argv);
+/* cmd_plot.c */
+int cmd_plot(struct ctx *ctx, int argc, char **argv);
 
 #endif

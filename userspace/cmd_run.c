@@ -266,8 +266,8 @@ static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
  * The new samples of each job of a wave; with --status-interval, the
  * windows they complete, one line each (stdout, or stderr under JSON).
  */
-static int wave_samples(struct bl_nl *nl, const uint32_t *ids, unsigned int n,
-			struct workload **ws, struct series *ser, size_t *shown, FILE *sf, bool tty)
+static void wave_samples(struct bl_nl *nl, const uint32_t *ids, unsigned int n,
+			 struct workload **ws, struct series *ser, size_t *shown, FILE *sf, bool tty)
 {
 	for (unsigned int i = 0, k = 0, d = 0; i < n; i++, d++) {
 		const struct workload *w;
@@ -277,20 +277,20 @@ static int wave_samples(struct bl_nl *nl, const uint32_t *ids, unsigned int n,
 			d = 0;
 		}
 		w = ws[k];
-		if (!w->sample_ns)
+		if (!ser[i].interval || ser[i].failed)
 			continue;
-		ser[i].interval = w->sample_ns;
+		/* Not fatal: the run goes on, the report says what is missing. */
 		if (series_fetch(nl, ids[i], &ser[i])) {
-			char *what = xasprintf("job %u: samples", ids[i]);
+			char *what = xasprintf("job %u: samples (no more are read)", ids[i]);
 
 			bl_nl_perror(nl, what);
 			free(what);
-			return -1;
+			ser[i].failed = true;
+			continue;
 		}
 		if (w->status_ns)
 			shown[i] = series_status(sf, &ser[i], shown[i], w->status_ns, ids[i], tty);
 	}
-	return 0;
 }
 
 /*
@@ -325,12 +325,16 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 	ids = xcalloc(total, sizeof(*ids));
 	ser = xcalloc(total, sizeof(*ser));
 	for (unsigned int i = 0; i < nws; i++)
-		for (unsigned int d = 0; d < ws[i]->nr_devs; d++, n++)
-			if (job_new(nl, ws[i], ws[i]->devs[d], &ids[n])) {
+		for (unsigned int d = 0; d < ws[i]->nr_devs; d++, n++) {
+			bool smp;
+
+			if (job_new(nl, ws[i], ws[i]->devs[d], &ids[n], &smp)) {
 				if (nws > 1)
 					fprintf(stderr, "blkload: in job [%s]\n", ws[i]->name);
 				goto out_del;
 			}
+			ser[n].interval = smp ? ws[i]->sample_ns : 0;
+		}
 	if (jobs_start(nl, ids, n)) {
 		bl_nl_perror(nl, "start");
 		goto out_del;
@@ -345,8 +349,9 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 		if (now_s() - t0 >= agg.ramp / 1e9)
 			cpu_window_start(&r->cw);
 		done = jobs_get(nl, ids, n, jobs, false, false);
-		if (done < 0 || wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty))
+		if (done < 0)
 			goto out_del;
+		wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty);
 		if ((unsigned int)done == n) {
 			cpu_window_end(&r->cw);
 			break;
@@ -394,9 +399,9 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 	}
 	if (tty && last_shown > t0)
 		fputs("\r\033[K", stderr);
-	if (jobs_get(nl, ids, n, jobs, true, agg.ro.queues) < 0 ||
-	    wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty))
+	if (jobs_get(nl, ids, n, jobs, true, agg.ro.queues) < 0)
 		goto out_del;
+	wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty);
 	rc = 0;
 	{
 		struct job *out = results_add(r, n);
@@ -449,7 +454,9 @@ static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
 	for (unsigned int i = 0; i < p->nw; i++)
 		for (unsigned int d = 0; d < p->w[i].nr_devs; d++, n++) {
 			dev[n] = p->w[i].devs[d];
-			if (job_new(nl, &p->w[i], dev[n], &ids[n]))
+			bool smp;
+
+			if (job_new(nl, &p->w[i], dev[n], &ids[n], &smp))
 				goto out_del;
 		}
 	if (jobs_start(nl, ids, n)) {
@@ -555,6 +562,9 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 
 		w->bins |= ctx->json_plus;
 		w->detached = detached;
+		/* Nobody reads a detached job's samples unless they were asked for. */
+		if (detached && !w->sample_given)
+			w->sample_ns = 0;
 		kernel |= !w->engine;
 		nwaves = p.wave[i] + 1 > nwaves ? p.wave[i] + 1 : nwaves;
 		for (unsigned int k = 0; k < p.nw; k++)

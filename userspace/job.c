@@ -321,6 +321,18 @@ void job_sum(struct job *a, const struct job *b)
 	a->mem_pinned += b->mem_pinned;
 	if (b->error && !a->error)
 		a->error = b->error;
+	/* Samples add up across jobs that ran together, at one interval. */
+	if (!a->nr_jobs) {
+		a->wave = b->wave;
+		a->ser.interval = b->ser.interval;
+	}
+	if (a->ser.interval && a->ser.interval == b->ser.interval && a->wave == b->wave) {
+		for (size_t k = 0; k < b->ser.nr; k++)
+			series_add(&a->ser, b->ser.idx[k], &b->ser.s[k]);
+		a->ser.lost += b->ser.lost;
+	} else {
+		series_free(&a->ser);
+	}
 	a->nr_jobs += b->nr_jobs ? b->nr_jobs : 1;
 }
 

@@ -62,9 +62,18 @@ void explain_budget(const struct workload *w)
 	fprintf(stderr, "blkload: this job would pin %s of data pages (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs) and its slots; see 'blkload info' for the budget\n",
 		s, pins, w->iodepth, w->bs, ncpu);
 	free(s);
+	if (w->sample_ns) {
+		uint64_t ring = w->sample_ring ? w->sample_ring : 256;
+
+		s = fmt_bytes(ring * sizeof(struct bl_sample) * ncpu);
+		fprintf(stderr, "blkload: and up to %s of samples (%" PRIu64 " per CPU queue, --sample-ring)\n",
+			s, ring);
+		free(s);
+	}
 }
 
-int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id)
+static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *dev,
+			bool samples, uint32_t *id)
 {
 	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_NEW, 0);
 	struct id_reply r = { 0 };
@@ -103,9 +112,45 @@ int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_
 		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
 	if (w->coe)
 		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
-	if (w->sample_ns)
+	if (samples && w->sample_ns)
 		nla_put_u64(msg, BLKLOAD_A_SAMPLE_INTERVAL, w->sample_ns);
+	if (samples && w->sample_ns) {
+		/*
+		 * A run reads its samples at least every second: the module
+		 * keeps 4 s of them (the whole run where that is shorter). A
+		 * detached job's are kept by the module's default.
+		 */
+		uint64_t ring = 4000000000ULL / w->sample_ns + 4;
+
+		if (w->runtime && w->runtime / w->sample_ns + 2 < ring)
+			ring = w->runtime / w->sample_ns + 2;
+		ring = ring < 16 ? 16 : ring > 65536 ? 65536 : ring;
+		if (w->sample_ring)
+			ring = w->sample_ring;
+		if (w->sample_ring || !w->detached)
+			nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, (uint32_t)ring);
+	}
 	ret = bl_nl_talk(nl, msg, id_parse, &r);
+	*id = r.id;
+	return ret;
+}
+
+/*
+ * A module older than the time series refuses its attributes as unknown:
+ * the job is then made without samples (*@samples false), with a note.
+ */
+int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id,
+	    bool *samples)
+{
+	int ret = job_new_once(nl, w, dev, w->sample_ns != 0, id);
+
+	*samples = w->sample_ns != 0;
+	if (ret == -EINVAL && *samples && nl->extack && strstr(nl->extack, "nknown attribute") &&
+	    (nl->extack_attr == BLKLOAD_A_SAMPLE_INTERVAL || nl->extack_attr == BLKLOAD_A_SAMPLE_RING)) {
+		fprintf(stderr, "blkload: %s: the module predates time series: no samples\n", dev);
+		*samples = false;
+		ret = job_new_once(nl, w, dev, false, id);
+	}
 	if (ret) {
 		char *what = xasprintf("%s", dev);
 
@@ -115,7 +160,6 @@ int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_
 			explain_budget(w);
 		return ret;
 	}
-	*id = r.id;
 	return 0;
 }
 
@@ -211,6 +255,7 @@ int job_get(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *o
 struct fetch_ctx {
 	struct bl_nl *nl;
 	struct series *se;
+	uint64_t from;
 	bool bad;
 };
 
@@ -246,7 +291,9 @@ static int samples_parse(struct nlattr **tb, void *arg)
 	uint64_t lost = 0;
 	int rem;
 
-	if (!nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_NEXT], &c->se->next))
+	/* The index to ask next; no sample of this reply is at or past it. */
+	if (!nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_NEXT], &c->se->next) ||
+	    c->se->next < c->from)
 		c->bad = true;
 	if (nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_LOST], &lost))
 		c->se->lost += lost;
@@ -264,11 +311,11 @@ static int samples_parse(struct nlattr **tb, void *arg)
 		    op_parse(st[BLKLOAD_A_SAMPLE_READ], &smp->op[OP_READ], smp->chist[OP_READ]) ||
 		    op_parse(st[BLKLOAD_A_SAMPLE_WRITE], &smp->op[OP_WRITE],
 			     smp->chist[OP_WRITE]) ||
-		    idx > (1ULL << 32)) {
+		    idx < c->from || idx >= c->se->next) {
 			c->bad = true;
 			continue;
 		}
-		series_add(c->se, (size_t)idx, smp);
+		series_add(c->se, idx, smp);
 	}
 	free(smp);
 	return 0;
@@ -285,6 +332,7 @@ int series_fetch(struct bl_nl *nl, uint32_t id, struct series *se)
 
 		if (!msg)
 			return -ENOMEM;
+		c.from = from;
 		nla_put_u32(msg, BLKLOAD_A_JOB_ID, id);
 		nla_put_u64(msg, BLKLOAD_A_SAMPLE_FROM, from);
 		ret = bl_nl_talk(nl, msg, samples_parse, &c);

@@ -24,7 +24,9 @@ double now_s(void);
 
 /* The kernel says memory; say how much this job would have pinned. */
 void explain_budget(const struct workload *w);
-int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id);
+/* *@samples: whether the job takes the workload's samples (an older module cannot). */
+int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id,
+	    bool *samples);
 /* job-stop, job-del, job-detach: the kernel answers at once, never waits. */
 int job_simple(struct bl_nl *nl, uint8_t cmd, uint32_t id);
 int jobs_start(struct bl_nl *nl, const uint32_t *ids, unsigned int n);

@@ -351,6 +351,7 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_DRAIN_TIMEOUT] = "--drain-timeout",
 		[BLKLOAD_A_CONTINUE_ON_ERROR] = "--continue_on_error",
 		[BLKLOAD_A_SAMPLE_INTERVAL] = "--sample-interval",
+		[BLKLOAD_A_SAMPLE_RING] = "--sample-ring",
 		[BLKLOAD_A_JOB_ID] = "job id",
 	};
 

@@ -206,6 +206,8 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 		double dt = series_dt(se, i);
 
 		out_begin_object(o, NULL, NULL);
+		/* Lost samples are left out: the index shows the gap. */
+		out_u64(o, "index", NULL, se->idx[i], NULL);
 		out_u64(o, "time_ns", NULL, s->t, NULL);
 		out_double(o, "interval_s", NULL, dt, 9, NULL);
 		for (int op = 0; op < BL_SAMPLE_OPS; op++) {
@@ -217,7 +219,7 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 			out_u64(o, "bytes", NULL, so->bytes, NULL);
 			out_double(o, "iops", NULL, dt > 0 ? n / dt : 0, 3, NULL);
 			out_double(o, "bw_bytes", NULL, dt > 0 ? (double)so->bytes / dt : 0, 1, NULL);
-			if (!no_lat && so->ios) {
+			if (!no_lat && so->ios && series_percentile(s->chist[op], 100)) {
 				out_double(o, "lat_mean_ns", NULL, (double)so->lat / n, 1, NULL);
 				out_double(o, "clat_mean_ns", NULL, (double)so->clat / n, 1, NULL);
 				out_double(o, "slat_mean_ns", NULL, (double)so->slat / n, 1, NULL);
@@ -225,8 +227,9 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 				for (unsigned int k = 0; k < ro->nr_percentiles; k++) {
 					char *key = xasprintf("%f", ro->percentiles[k]);
 
-					out_u64(o, key, NULL, series_percentile(s->chist[op], so->ios,
-									      ro->percentiles[k]), NULL);
+					out_u64(o, key, NULL,
+						series_percentile(s->chist[op], ro->percentiles[k]),
+						NULL);
 					free(key);
 				}
 				out_end_object(o);

@@ -14,23 +14,41 @@
 #include "series.h"
 #include "util.h"
 
-void series_add(struct series *se, size_t i, const struct bl_sample *smp)
+void series_reserve(struct series *se, size_t n)
 {
+	if (n <= se->cap)
+		return;
+	se->s = xrealloc(se->s, n * sizeof(*se->s));
+	se->idx = xrealloc(se->idx, n * sizeof(*se->idx));
+	se->cap = n;
+}
+
+void series_add(struct series *se, uint64_t i, const struct bl_sample *smp)
+{
+	size_t lo = 0, hi = se->nr;
 	struct bl_sample *d;
 
-	if (i >= se->cap) {
-		size_t cap = se->cap ? se->cap : 16;
+	/* Samples mostly come in order: the end first, else a binary search. */
+	if (se->nr && se->idx[se->nr - 1] < i)
+		lo = se->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		while (cap <= i)
-			cap *= 2;
-		se->s = xrealloc(se->s, cap * sizeof(*se->s));
-		se->cap = cap;
+		if (se->idx[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (i >= se->nr) {
-		memset(se->s + se->nr, 0, (i + 1 - se->nr) * sizeof(*se->s));
-		se->nr = i + 1;
+	if (lo == se->nr || se->idx[lo] != i) {
+		if (se->nr == se->cap)
+			series_reserve(se, se->cap ? 2 * se->cap : 16);
+		memmove(se->s + lo + 1, se->s + lo, (se->nr - lo) * sizeof(*se->s));
+		memmove(se->idx + lo + 1, se->idx + lo, (se->nr - lo) * sizeof(*se->idx));
+		memset(se->s + lo, 0, sizeof(*se->s));
+		se->idx[lo] = i;
+		se->nr++;
 	}
-	d = &se->s[i];
+	d = &se->s[lo];
 	if (smp->t > d->t)
 		d->t = smp->t;
 	for (int op = 0; op < BL_SAMPLE_OPS; op++) {
@@ -50,19 +68,28 @@ void series_add(struct series *se, size_t i, const struct bl_sample *smp)
 void series_free(struct series *se)
 {
 	free(se->s);
+	free(se->idx);
 	memset(se, 0, sizeof(*se));
 }
 
-double series_dt(const struct series *se, size_t i)
+/* Where s[k]'s span begins: the sample before it, else its interval's start. */
+static uint64_t span_start(const struct series *se, size_t k)
 {
-	uint64_t prev = i ? se->s[i - 1].t : 0;
-
-	return se->s[i].t > prev ? (double)(se->s[i].t - prev) / 1e9 : 0;
+	if (k && se->idx[k - 1] + 1 == se->idx[k])
+		return se->s[k - 1].t;
+	return se->idx[k] * se->interval;
 }
 
-bool series_full(const struct series *se, size_t i)
+double series_dt(const struct series *se, size_t k)
 {
-	return se->interval && series_dt(se, i) * 1e9 >= (double)se->interval / 2;
+	uint64_t prev = span_start(se, k);
+
+	return se->s[k].t > prev ? (double)(se->s[k].t - prev) / 1e9 : 0;
+}
+
+bool series_full(const struct series *se, size_t k)
+{
+	return se->interval && series_dt(se, k) * 1e9 >= (double)se->interval / 2;
 }
 
 void series_rate_stat(const struct series *se, int op, bool bytes, struct series_stat *st)
@@ -94,13 +121,17 @@ void series_rate_stat(const struct series *se, int op, bool bytes, struct series
 	}
 }
 
-uint64_t series_percentile(const uint32_t *chist, uint64_t total, double p)
+uint64_t series_percentile(const uint32_t *chist, double p)
 {
-	double want = p / 100.0 * (double)total;
-	uint64_t sum = 0;
+	uint64_t sum = 0, total = 0;
+	double want;
 
+	for (unsigned int i = 0; i < BL_SHIST_NR; i++)
+		total += chist[i];
+	/* No latency was counted (gtod_reduce): no percentile. */
 	if (!total)
 		return 0;
+	want = p / 100.0 * (double)total;
 	if (want < 1.0)
 		want = 1.0;
 	for (unsigned int i = 0; i < BL_SHIST_NR; i++) {
@@ -109,6 +140,14 @@ uint64_t series_percentile(const uint32_t *chist, uint64_t total, double p)
 			return bl_shist_mid(i);
 	}
 	return bl_shist_mid(BL_SHIST_NR - 1);
+}
+
+static bool hist_empty(const uint32_t *chist)
+{
+	for (unsigned int i = 0; i < BL_SHIST_NR; i++)
+		if (chist[i])
+			return false;
+	return true;
 }
 
 static const char *const dir_names[BL_SAMPLE_OPS] = { "read", "write" };
@@ -129,33 +168,46 @@ void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *p
 
 			for (int op = 0; op < BL_SAMPLE_OPS; op++) {
 				const struct bl_sample_op *o = &s->op[op];
+				bool lat = !hist_empty(s->chist[op]);
 				double ios = (double)o->ios;
 
-				fprintf(f, "%u,%.6f,%.6f,%s,%" PRIu64 ",%.3f,%.0f,%.1f,%.1f,%.1f",
-					jobs[j].id, (double)s->t / 1e9, dt, dir_names[op], o->ios,
-					dt > 0 ? ios / dt : 0, dt > 0 ? (double)o->bytes / dt : 0,
-					o->ios ? (double)o->lat / ios : 0,
-					o->ios ? (double)o->clat / ios : 0,
-					o->ios ? (double)o->slat / ios : 0);
+				/* Latency columns stay empty where none was counted. */
+				fprintf(f, "%u,%.6f,%.6f,%s,%" PRIu64 ",%.3f,%.0f", jobs[j].id,
+					(double)s->t / 1e9, dt, dir_names[op], o->ios,
+					dt > 0 ? ios / dt : 0, dt > 0 ? (double)o->bytes / dt : 0);
+				if (lat)
+					fprintf(f, ",%.1f,%.1f,%.1f", (double)o->lat / ios,
+						(double)o->clat / ios, (double)o->slat / ios);
+				else
+					fprintf(f, ",,,");
 				for (unsigned int k = 0; k < npct; k++)
-					fprintf(f, ",%" PRIu64,
-						series_percentile(s->chist[op], o->ios, pct[k]));
+					if (lat)
+						fprintf(f, ",%" PRIu64,
+							series_percentile(s->chist[op], pct[k]));
+					else
+						fprintf(f, ",");
 				fprintf(f, "\n");
 			}
 		}
 	}
 }
 
-/* The samples from @i on that make up one log window of @win ns: their sum. */
+/*
+ * The samples s[@i]... of one log window of @win ns (whole intervals),
+ * summed; returns the position after them. Lost samples add nothing; the
+ * window's span runs from where its first sample's began to its last. A
+ * run's last sample, when it covers less than half an interval, goes with
+ * the window before it.
+ */
 static size_t window(const struct series *se, size_t i, uint64_t win, struct bl_sample *sum,
 		     double *dt)
 {
-	size_t k = win > se->interval ? (size_t)(win / se->interval) : 1, e;
+	uint64_t k = win > se->interval ? win / se->interval : 1, w = se->idx[i] / k;
+	size_t e;
 
 	memset(sum, 0, sizeof(*sum));
-	*dt = 0;
-	for (e = i; e < se->nr && e < i + k; e++) {
-		*dt += series_dt(se, e);
+	for (e = i; e < se->nr && (se->idx[e] / k == w || (e + 1 == se->nr && !series_full(se, e)));
+	     e++) {
 		sum->t = se->s[e].t;
 		for (int op = 0; op < BL_SAMPLE_OPS; op++) {
 			sum->op[op].ios += se->s[e].op[op].ios;
@@ -163,10 +215,14 @@ static size_t window(const struct series *se, size_t i, uint64_t win, struct bl_
 			sum->op[op].lat += se->s[e].op[op].lat;
 			sum->op[op].clat += se->s[e].op[op].clat;
 			sum->op[op].slat += se->s[e].op[op].slat;
-			for (unsigned int b = 0; b < BL_SHIST_NR; b++)
-				sum->chist[op][b] += se->s[e].chist[op][b];
+			for (unsigned int b = 0; b < BL_SHIST_NR; b++) {
+				uint64_t v = (uint64_t)sum->chist[op][b] + se->s[e].chist[op][b];
+
+				sum->chist[op][b] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+			}
 		}
 	}
+	*dt = sum->t > span_start(se, i) ? (double)(sum->t - span_start(se, i)) / 1e9 : 0;
 	return e;
 }
 
@@ -209,7 +265,7 @@ static void log_values(FILE *f, const struct series *se, uint64_t win, const boo
 				v = dt > 0 ? (uint64_t)llround((double)o->bytes / dt / 1024) : 0;
 				break;
 			default:	/* 2 lat, 3 clat, 4 slat: mean ns */
-				if (!o->ios)
+				if (!o->ios || hist_empty(sum.chist[op]))
 					continue;
 				v = (what == 2 ? o->lat : what == 3 ? o->clat : o->slat) / o->ios;
 			}
@@ -284,12 +340,14 @@ int series_write_logs(const struct series_logs *lg, const struct series *se, uin
 size_t series_status(FILE *f, const struct series *se, size_t from, uint64_t win, uint32_t id,
 		     bool tty)
 {
-	size_t k = se->interval && win > se->interval ? (size_t)(win / se->interval) : 1;
+	uint64_t k = se->interval && win > se->interval ? win / se->interval : 1;
 	struct bl_sample sum;
 	double dt;
 
-	while (from + k <= se->nr) {
-		window(se, from, win, &sum, &dt);
+	/* A window is shown once its last interval's sample (or a later one) is in. */
+	while (from < se->nr && se->idx[se->nr - 1] >= (se->idx[from] / k + 1) * k - 1) {
+		size_t e = window(se, from, win, &sum, &dt);
+
 		if (tty)
 			fputs("\r\033[K", stderr);
 		fprintf(f, "job %u [%7.1fs]", id, (double)sum.t / 1e9);
@@ -302,19 +360,18 @@ size_t series_status(FILE *f, const struct series *se, size_t from, uint64_t win
 				continue;
 			bw = fmt_bytes(dt > 0 ? (uint64_t)((double)o->bytes / dt) : 0);
 			fprintf(f, "%s %s: IOPS=%.0f, BW=%s/s", op && sum.op[0].ios ? ";" : "",
-				dir_names[op],
-				dt > 0 ? (double)o->ios / dt : 0, bw);
+				dir_names[op], dt > 0 ? (double)o->ios / dt : 0, bw);
 			free(bw);
-			if (o->ios)
+			if (o->ios && !hist_empty(sum.chist[op]))
 				fprintf(f, ", clat avg=%.1fus p50=%.1fus p99=%.1fus p99.9=%.1fus",
 					(double)o->clat / (double)o->ios / 1e3,
-					(double)series_percentile(sum.chist[op], o->ios, 50) / 1e3,
-					(double)series_percentile(sum.chist[op], o->ios, 99) / 1e3,
-					(double)series_percentile(sum.chist[op], o->ios, 99.9) / 1e3);
+					(double)series_percentile(sum.chist[op], 50) / 1e3,
+					(double)series_percentile(sum.chist[op], 99) / 1e3,
+					(double)series_percentile(sum.chist[op], 99.9) / 1e3);
 		}
 		fprintf(f, "\n");
 		fflush(f);
-		from += k;
+		from = e;
 	}
 	return from;
 }

@@ -15,21 +15,29 @@
 
 #include <blkload/sample.h>
 
+/*
+ * The samples that were read, in index order (sample i ends at about
+ * (i + 1) * interval after the ramp); lost ones are simply not there.
+ */
 struct series {
 	uint64_t interval;	/* ns; 0: no samples were taken */
 	struct bl_sample *s;
+	uint64_t *idx;		/* s[k] is sample idx[k] */
 	size_t nr, cap;
 	uint64_t next;		/* the module: the index to ask for next */
 	uint64_t lost;		/* overwritten before they were read */
+	bool failed;		/* reading them failed: the series stops there */
 };
 
-/* Adds @smp into sample @i (times: the latest; counts: summed), growing with empty ones. */
-void series_add(struct series *se, size_t i, const struct bl_sample *smp);
+/* Adds @smp into sample @i (times: the latest; counts: summed). */
+void series_add(struct series *se, uint64_t i, const struct bl_sample *smp);
+/* Room for @n samples, so that adding them does not allocate. */
+void series_reserve(struct series *se, size_t n);
 void series_free(struct series *se);
-/* Seconds sample @i covers: from the one before (or the ramp's end) to it. */
-double series_dt(const struct series *se, size_t i);
-/* Whether sample @i covers at least half an interval (a short last one does not count). */
-bool series_full(const struct series *se, size_t i);
+/* Seconds s[k] covers: from the sample before (or where its interval began) to it. */
+double series_dt(const struct series *se, size_t k);
+/* Whether s[k] covers at least half an interval (a short last one does not count). */
+bool series_full(const struct series *se, size_t k);
 
 /* fio's statistics of per-interval rates (bytes/s or IOs/s) over the full samples. */
 struct series_stat {
@@ -38,12 +46,12 @@ struct series_stat {
 };
 
 void series_rate_stat(const struct series *se, int op, bool bytes, struct series_stat *st);
-/* Percentile @p of a sample's coarse clat buckets holding @total IOs; 0 when empty. */
-uint64_t series_percentile(const uint32_t *chist, uint64_t total, double p);
+/* Percentile @p of a sample's coarse clat buckets; 0 when they are empty. */
+uint64_t series_percentile(const uint32_t *chist, double p);
 
 /*
  * fio's --status-interval: a line for each window of @win ns that the
- * samples from @from on complete; returns the index after the last shown.
+ * samples from s[@from] on complete; returns the position after the last shown.
  * On a terminal, the progress line is cleared first.
  */
 size_t series_status(FILE *f, const struct series *se, size_t from, uint64_t win, uint32_t id,

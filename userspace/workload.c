@@ -124,6 +124,8 @@ static const struct wopt wopts[] = {
 	  "fio's: k = kb_base, KiB = the other base (1024)" },
 	{ "sample-interval", required_argument, OPT_SAMPLE_INTERVAL, "TIME",
 	  "time series: a sample every TIME after the ramp (1s; 0: none; at least 10ms)" },
+	{ "sample-ring", required_argument, OPT_SAMPLE_RING, "N",
+	  "samples each CPU queue keeps until read (the whole run up to 256)" },
 	{ "status-interval", required_argument, OPT_STATUS_INTERVAL, "TIME",
 	  "fio's: print each job's numbers every TIME while it runs" },
 	{ "samples-csv", required_argument, OPT_SAMPLES_CSV, "FILE",
@@ -491,8 +493,15 @@ static int logs_check(struct workload *w, bool have_sample, const char *cmd)
 		if (*p[i] && !**p[i])
 			*p[i] = w->name ? w->name : "blkload";
 
-	if (!have_sample && (lg->avg_ns || lg->hist_ns))
+	if (!have_sample && (lg->avg_ns || lg->hist_ns)) {
 		w->sample_ns = lg->avg_ns ? lg->avg_ns : lg->hist_ns;
+		if (w->sample_ns < 10000000ULL) {
+			fprintf(stderr, "blkload: %s: log_avg_msec and log_hist_msec are at least 10 (the shortest sample interval)\n",
+				cmd);
+			return -1;
+		}
+	}
+	w->sample_given = have_sample || lg->avg_ns || lg->hist_ns;
 	if (!lg->avg_ns)
 		lg->avg_ns = w->sample_ns;
 	if (!lg->hist_ns)
@@ -506,6 +515,11 @@ static int logs_check(struct workload *w, bool have_sample, const char *cmd)
 			     lg->avg_ns < w->sample_ns || lg->hist_ns < w->sample_ns)) {
 		fprintf(stderr, "blkload: %s: log_avg_msec and log_hist_msec must be multiples of --sample-interval (%" PRIu64 " ms)\n",
 			cmd, w->sample_ns / 1000000);
+		return -1;
+	}
+	if (w->status_ns && w->engine) {
+		fprintf(stderr, "blkload: %s: --status-interval is for the kernel engine (userspace engines report at the end)\n",
+			cmd);
 		return -1;
 	}
 	if (w->sample_ns && w->status_ns && (w->status_ns % w->sample_ns || w->status_ns < w->sample_ns)) {
@@ -744,6 +758,10 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			      w->sample_ns > 3600000000000ULL ?
 			      bad_value(opts[idx].name, optarg, "0 (none), or 10ms to 1h") : 0;
 			have_sample = true;
+			break;
+		case OPT_SAMPLE_RING:
+			ret = parse_u32_range(optarg, 2, 65536, &w->sample_ring) ?
+			      bad_value(opts[idx].name, optarg, "a number from 2 to 65536") : 0;
 			break;
 		case OPT_STATUS_INTERVAL:
 			ret = parse_time_ns(optarg, &w->status_ns) || w->status_ns < 10000000ULL ?

@@ -24,7 +24,7 @@ enum {
 	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_KB_BASE, OPT_NAME, OPT_DIRECT, OPT_NUMJOBS,
 	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
 	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
-	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE,
+	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
 	OPT_HELP,
 };
 
@@ -50,6 +50,8 @@ struct workload {
 	unsigned int nr_filenames;
 	struct optlist opts;	/* as given, for fio's "job options" */
 	uint64_t sample_ns;	/* time-series interval, 0: none */
+	uint32_t sample_ring;	/* samples a queue of the module keeps, 0: its default */
+	bool sample_given;	/* asked for (--sample-interval, log_*_msec), not the default */
 	uint64_t status_ns;	/* fio's status-interval: print the series while running */
 	const char *samples_csv;	/* the series as CSV */
 	struct series_logs logs;	/* fio's write_*_log */

@@ -203,6 +203,11 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 		q->st[op].chist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
 		op_reset(&q->st[op], false);
 	}
+	if (w->sample_ns) {
+		/* The whole run where its length is known (plus its last), else 256 to start. */
+		q->scratch = xcalloc(1, sizeof(*q->scratch));
+		series_reserve(&q->ser, w->runtime ? (size_t)(w->runtime / w->sample_ns) + 4 : 256);
+	}
 	return 0;
 }
 
@@ -321,8 +326,9 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 /* The queue's next sample, of what completed since the last (nothing when !@take). */
 static void queue_sample(struct eng_queue *q, uint64_t t, bool take)
 {
-	struct bl_sample *s = xcalloc(1, sizeof(*s));
+	struct bl_sample *s = q->scratch;
 
+	memset(s, 0, sizeof(*s));
 	s->t = t - q->ramp_end;
 	for (int op = 0; op < NR_OPS && take; op++) {
 		const struct op_stats *st = &q->st[op];
@@ -334,8 +340,8 @@ static void queue_sample(struct eng_queue *q, uint64_t t, bool take)
 		bl_sample_op_take(&s->op[op], s->chist[op], &q->sampler[op], &cum, st->chist);
 	}
 	q->sample_last = t;
+	/* Without allocating while the run is measured, as far as the room reserved goes. */
 	series_add(&q->ser, q->ser.nr, s);
-	free(s);
 }
 
 /* The samples due at @now, as the module takes them (bl_queue_take_samples()). */
@@ -385,8 +391,9 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 		if (!q->stopping)
 			q->reason = BLKLOAD_REASON_LIMIT;
 		q->end_ns = q->last_done_ns ? q->last_done_ns : now;
-		if (q->ser.interval && q->ramp_done)
-			queue_sample(q, q->end_ns > q->sample_last ? q->end_ns : q->sample_last, true);
+		/* The last sample, as the module's: at the reap, none when that was this pass. */
+		if (q->ser.interval && q->ramp_done && now > q->sample_last)
+			queue_sample(q, now, true);
 		/* end_ns and the statistics before finished, for the main thread. */
 		__atomic_store_n(&q->finished, true, __ATOMIC_RELEASE);
 	}
@@ -607,7 +614,7 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 		}
 		j->ser.interval = q->ser.interval;
 		for (size_t k = 0; k < q->ser.nr; k++)
-			series_add(&j->ser, k, &q->ser.s[k]);
+			series_add(&j->ser, q->ser.idx[k], &q->ser.s[k]);
 		if (q->count_start_ns < first)
 			first = q->count_start_ns;
 		if (q->end_ns > last)
@@ -789,6 +796,7 @@ out:
 				free(q->st[op].chist);
 			}
 			series_free(&q->ser);
+			free(q->scratch);
 		}
 		free(job->queues);
 		if (ops->job_close)

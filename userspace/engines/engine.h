@@ -63,6 +63,7 @@ struct eng_queue {
 	struct bl_sampler_op sampler[NR_OPS];
 	uint64_t sample_next, sample_last;
 	struct series ser;
+	struct bl_sample *scratch;	/* the sample being taken */
 	int file;		/* the engine's handle of the job's target on this thread */
 };
 
