@@ -113,6 +113,7 @@ struct bl_worker {
 	bool offline_seen;		/* worker only */
 	struct completion offline_ack;
 	u64 runtime_seen;		/* sum_exec_runtime already split over queues */
+	unsigned long ctx_seen;		/* context switches (nvcsw + nivcsw) likewise */
 	struct list_head stop_node;	/* on a local list, to stop after unlocking */
 };
 
@@ -156,6 +157,7 @@ struct bl_queue {
 
 	struct u64_stats_sync sync;
 	u64 cpu_time;		/* ns of worker CPU time on this queue after the ramp */
+	u64 ctx;		/* the worker's context switches, its share, after the ramp */
 	u64 stall_max;
 	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];
@@ -295,9 +297,9 @@ u64 bl_queue_keep(const struct bl_params *p);
 void bl_queue_start(struct bl_queue *q);
 bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, u64 *clk);
 bool bl_queue_pending(struct bl_queue *q);
-void bl_queue_add_cpu(struct bl_queue *q, u64 ns);
+void bl_queue_add_cpu(struct bl_queue *q, u64 ns, u64 ctx);
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
-			 u64 *cpu_time, u64 *stall_max, u64 *depth_ns);
+			 u64 *cpu_time, u64 *ctx, u64 *stall_max, u64 *depth_ns);
 u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);
 unsigned long bl_queue_inflight(const struct bl_queue *q);
 u64 bl_queue_samples(const struct bl_queue *q);

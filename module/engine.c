@@ -267,6 +267,7 @@ static void bl_queue_reset_stats(struct bl_queue *q)
 		q->st[i].errors = errors;
 	}
 	q->cpu_time = 0;
+	q->ctx = 0;
 	q->stall_max = 0;
 	memset(q->depth_ns, 0, sizeof(q->depth_ns));
 	u64_stats_update_end(&q->sync);
@@ -491,16 +492,18 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 }
 
 /*
- * Adds @ns of the worker's CPU time to the queue (after the ramp). The
+ * Adds @ns of the worker's CPU time and @ctx of its context switches to
+ * the queue (after the ramp). The
  * worker splits what its thread used over its queues in proportion to the
  * time each one's turns took (bl_worker_account()).
  */
-void bl_queue_add_cpu(struct bl_queue *q, u64 ns)
+void bl_queue_add_cpu(struct bl_queue *q, u64 ns, u64 ctx)
 {
-	if (!q->ramp_done || !ns)
+	if (!q->ramp_done || (!ns && !ctx))
 		return;
 	u64_stats_update_begin(&q->sync);
 	q->cpu_time += ns;
+	q->ctx += ctx;
 	u64_stats_update_end(&q->sync);
 }
 
@@ -666,7 +669,7 @@ bool bl_queue_pending(struct bl_queue *q)
  * reads q->finished and q->ramp_done (acquire) first.
  */
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
-			 u64 *cpu_time, u64 *stall_max, u64 *depth_ns)
+			 u64 *cpu_time, u64 *ctx, u64 *stall_max, u64 *depth_ns)
 {
 	unsigned int start, i;
 
@@ -685,6 +688,7 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 			}
 		}
 		*cpu_time = q->cpu_time;
+		*ctx = q->ctx;
 		*stall_max = q->stall_max;
 		memcpy(depth_ns, q->depth_ns, sizeof(q->depth_ns));
 	} while (u64_stats_fetch_retry(&q->sync, start));

@@ -363,7 +363,7 @@ static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, boo
 static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, bool queues,
 			   struct bl_op_stats *sum, struct bl_op_stats *st)
 {
-	u64 cpu = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
+	u64 cpu = 0, ctx = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
 	u64 depth[BL_DEPTH_NR] = { 0 };
 	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
 	bool ramp_done = true;
@@ -382,14 +382,14 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	first = U64_MAX;
 	for (i = 0; i < job->nr_queues; i++) {
 		struct bl_queue *q = job->queues[i];
-		u64 qcpu, qstall, qdepth[BL_DEPTH_NR];
+		u64 qcpu, qctx, qstall, qdepth[BL_DEPTH_NR];
 		bool finished, qramp;
 
 		/* Pairs with bl_queue_service(), before the copy: end_ns is set. */
 		finished = smp_load_acquire(&q->finished);
 		/* Likewise: the ramp's reset is done and count_start_ns is set. */
 		qramp = started && smp_load_acquire(&q->ramp_done);
-		bl_queue_read_stats(q, st, hist, &qcpu, &qstall, qdepth);
+		bl_queue_read_stats(q, st, hist, &qcpu, &qctx, &qstall, qdepth);
 		for (d = 0; d < BL_DEPTH_NR; d++)
 			depth[d] += qdepth[d];
 		if (qramp)
@@ -397,6 +397,7 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		for (op = 0; op < BL_NR_OPS; op++)
 			bl_sum_op(&sum[op], &st[op], hist);
 		cpu += qcpu;
+		ctx += qctx;
 		stall = max(stall, qstall);
 		inflight += bl_queue_inflight(q);
 		if (!qramp)
@@ -415,7 +416,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false, false) ||
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false, false) ||
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0) ||
-		    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(qdepth), qdepth))
+		    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(qdepth), qdepth) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CTX, qctx, 0))
 			goto err_cancel;
 		nla_nest_end(msg, qn);
 	}
@@ -427,7 +429,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist, true) ||
 	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist, true) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0) ||
-	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth))
+	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CTX, ctx, 0))
 		goto err_cancel;
 	/* A nest's length is 16 bits: histograms and many queue rows do not fit one. */
 	if (skb_tail_pointer(msg) - (unsigned char *)nest > U16_MAX)

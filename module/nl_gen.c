@@ -73,6 +73,7 @@ const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1] = {
 	[BLKLOAD_A_STATS_RAMP_DONE] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_STATS_STALL_MAX] = { .type = NLA_U64, },
 	[BLKLOAD_A_STATS_DEPTH_TIME] = { .type = NLA_BINARY, },
+	[BLKLOAD_A_STATS_CTX] = { .type = NLA_U64, },
 };
 
 const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1] = {
@@ -83,6 +84,7 @@ const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX 
 	[BLKLOAD_A_QUEUE_STATS_WRITE] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_STATS_STALL_MAX] = { .type = NLA_U64, },
 	[BLKLOAD_A_QUEUE_STATS_DEPTH_TIME] = { .type = NLA_BINARY, },
+	[BLKLOAD_A_QUEUE_STATS_CTX] = { .type = NLA_U64, },
 };
 
 const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] = {

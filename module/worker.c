@@ -20,7 +20,8 @@
  *
  * CPU time: the thread's sum_exec_runtime is exact only when the scheduler
  * updates it (ticks, sleeps, preemption), so the worker splits each
- * increase over its queues in proportion to the time their turns took.
+ * increase over its queues in proportion to the time their turns took; its
+ * context switches (fio's ctx) are split the same way.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,26 +60,40 @@ static void bl_worker_take(struct bl_worker *w)
  */
 void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 {
-	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0;
-	struct bl_queue *q;
+	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0, given = 0;
+	unsigned long cs = current->nvcsw + current->nivcsw;
+	u64 ctx = cs - w->ctx_seen;
+	struct bl_queue *q, *first = leaving;
 
-	if (!cpu)
+	if (!cpu && !ctx)
 		return;
 	list_for_each_entry(q, &w->queues, node)
 		total += q->turns;
 	if (leaving)
 		total += leaving->turns;
 	w->runtime_seen = rt;
+	w->ctx_seen = cs;
 	if (!total)
 		return;
 	list_for_each_entry(q, &w->queues, node) {
-		bl_queue_add_cpu(q, mul_u64_u64_div_u64(cpu, q->turns, total));
+		u64 c = mul_u64_u64_div_u64(ctx, q->turns, total);
+
+		bl_queue_add_cpu(q, mul_u64_u64_div_u64(cpu, q->turns, total), c);
+		given += c;
 		q->turns = 0;
+		if (!first)
+			first = q;
 	}
 	if (leaving) {
-		bl_queue_add_cpu(leaving, mul_u64_u64_div_u64(cpu, leaving->turns, total));
+		u64 c = mul_u64_u64_div_u64(ctx, leaving->turns, total);
+
+		bl_queue_add_cpu(leaving, mul_u64_u64_div_u64(cpu, leaving->turns, total), c);
+		given += c;
 		leaving->turns = 0;
 	}
+	/* Switches are whole: what the shares rounded away goes to one queue. */
+	if (first && ctx > given)
+		bl_queue_add_cpu(first, 0, ctx - given);
 }
 
 /* One pass over every queue; true when anything was done. */
@@ -88,7 +103,8 @@ static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 	struct bl_queue *q, *tmp;
 	u64 clk;
 
-	if (current->se.sum_exec_runtime != w->runtime_seen)
+	if (current->se.sum_exec_runtime != w->runtime_seen ||
+	    current->nvcsw + current->nivcsw != w->ctx_seen)
 		bl_worker_account(w, NULL);
 
 	if (!llist_empty(&w->attach)) {
@@ -127,6 +143,7 @@ static int bl_worker_fn(void *data)
 	u64 deadline, now;
 
 	w->runtime_seen = current->se.sum_exec_runtime;
+	w->ctx_seen = current->nvcsw + current->nivcsw;
 	while (!kthread_should_stop()) {
 		if (bl_worker_pass(w, &deadline, &now)) {
 			/* Drivers that complete inline never let the worker sleep. */

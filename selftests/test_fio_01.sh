@@ -74,6 +74,7 @@ counts() {
 		"d['jobs'][0]['iodepth_level']['32'] > 50" \
 		"abs(sum(sum(d['jobs'][0][u].values()) for u in ('latency_ns', 'latency_us', 'latency_ms')) - 100) < 1e-3" \
 		"d['jobs'][0]['latency_us']['100'] > 50" \
+		"d['jobs'][0]['ctx'] > 0 and d['jobs'][0]['usr_cpu'] == 0 < d['jobs'][0]['sys_cpu']" \
 		"d['disk_util'][0]['name'] == 'nullb0' and d['disk_util'][0]['read_ios'] == $n" \
 		"d['disk_util'][0]['write_ios'] == 0 and 0 < d['disk_util'][0]['util'] <= 100" \
 		<"$tmp/k.json"
@@ -156,7 +157,7 @@ want = [
     r'   bw \(  KiB/s\): min=\d+, max=\d+, per=100\.00%, avg=[\d.]+, stdev=[\d.]+, samples=\d+',
     r'   iops        : min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+, samples=\d+',
     ('+', r'  lat \((n|u|m)sec\)   : (\d+=[\d.]+%(, )?)+'),
-    r'  cpu          : usr=0\.00%, sys=[\d.]+%, ctx=0, \d+ ns/IO on 1 queues',
+    r'  cpu          : usr=0\.00%, sys=[\d.]+%, ctx=[1-9]\d*, \d+ ns/IO on 1 queues',
     r'  IO depths    : 1=[\d.]+%, 2=[\d.]+%, 4=[\d.]+%, 8=[\d.]+%, 16=[\d.]+%, 32=[\d.]+%, >=64=0\.0%',
     r'     issued rwts: total=20000,0,0,0 short=0,0,0,0 dropped=0,0,0,0',
     r'client CPU:',

@@ -12,10 +12,10 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3 fio fio2gnuplot fio_generate_plots gnuplot
+bl_require_cmd blkload python3 fio fio2gnuplot fio_generate_plots gnuplot script
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -91,6 +91,16 @@ lost() {
 		'sum(s["read"]["ios"] for s in d["jobs"][0]["time_series"]["samples"]) < d["jobs"][0]["read"]["total_ios"]'
 }
 bl_check "samples overwritten before they were read are counted lost" lost
+
+# On a terminal, the progress line: during the ramp the jobs count nothing,
+# the devices' counters show the ramp's IOPS.
+ramp_progress() {
+	script -qfc "blkload run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --ramp_time 3 --runtime 1" \
+		/dev/null </dev/null >"$tmp/tty.txt" 2>&1
+	tr '\r' '\n' <"$tmp/tty.txt" | grep -a 'ramp, devices' | sed 's/^/# /'
+	tr '\r' '\n' <"$tmp/tty.txt" | grep -aq '\[ramp, devices\] 1 job: [1-9][0-9]* IOPS'
+}
+bl_check "the progress line shows the ramp's IOPS (the devices' counters)" ramp_progress
 
 engine() {
 	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --runtime 2 \

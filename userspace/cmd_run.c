@@ -30,22 +30,42 @@
 #include "engines/engine.h"
 #include "jobfile.h"
 
+/*
+ * The progress line. The jobs count nothing during the ramp: then it shows
+ * what the devices' own counters moved (all of their users' IO).
+ */
 static void progress(const struct job *jobs, unsigned int n, const struct workload *w,
 		     double t0, uint64_t *prev_ios, uint64_t *prev_bytes, double *prev_t)
 {
+	bool ramp = w->ramp && now_s() - t0 < (double)w->ramp / 1e9;
 	uint64_t ios = 0, bytes = 0;
 	double t = now_s(), el = t - t0, dt = t - *prev_t;
+	struct disk_util d;
 	char *bw;
 
 	for (unsigned int i = 0; i < n; i++) {
-		ios += jobs[i].op[OP_READ].ios + jobs[i].op[OP_WRITE].ios;
-		bytes += jobs[i].op[OP_READ].bytes + jobs[i].op[OP_WRITE].bytes;
+		if (!ramp) {
+			ios += jobs[i].op[OP_READ].ios + jobs[i].op[OP_WRITE].ios;
+			bytes += jobs[i].op[OP_READ].bytes + jobs[i].op[OP_WRITE].bytes;
+		} else if (!disk_sample(jobs[i].path, &d)) {
+			ios += d.ios[0] + d.ios[1];
+			bytes += (d.sectors[0] + d.sectors[1]) * 512;
+			disk_util_free(&d);
+		}
+	}
+	/* A first reading, or counters switching at the ramp's end: no rate yet. */
+	if ((ramp && *prev_t <= t0) || ramp != (*prev_t < t0 + (double)w->ramp / 1e9) ||
+	    ios < *prev_ios) {
+		*prev_ios = ios;
+		*prev_bytes = bytes;
+		*prev_t = t;
+		return;
 	}
 	if (dt <= 0)
 		return;
 	bw = fmt_bytes((uint64_t)((double)(bytes - *prev_bytes) / dt));
 	fprintf(stderr, "\r\033[K[%s] %u job%s: %.0f IOPS, %s/s, elapsed %.0fs",
-		w->ramp && el < (double)w->ramp / 1e9 ? "ramp" : "run", n, n == 1 ? "" : "s",
+		ramp ? "ramp, devices" : "run", n, n == 1 ? "" : "s",
 		(double)(ios - *prev_ios) / dt, bw, el);
 	if (w->runtime)
 		fprintf(stderr, ", eta %.0fs",

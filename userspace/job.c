@@ -159,6 +159,7 @@ static int queue_parse(const struct nlattr *nest, struct queue_stats *q)
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_CPU_TIME], &q->cpu_time);
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_INFLIGHT], &q->inflight);
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_STALL_MAX], &q->stall_max);
+	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_CTX], &q->ctx);
 	depth_parse(tb[BLKLOAD_A_QUEUE_STATS_DEPTH_TIME], q->depth_ns);
 	if (op_parse(tb[BLKLOAD_A_QUEUE_STATS_READ], &q->op[OP_READ]) ||
 	    op_parse(tb[BLKLOAD_A_QUEUE_STATS_WRITE], &q->op[OP_WRITE]))
@@ -180,6 +181,7 @@ static int stats_parse(const struct nlattr *nest, struct job *j)
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_CPU_TIME], &j->cpu_time);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_INFLIGHT], &j->inflight);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_STALL_MAX], &j->stall_max);
+	nla_get_u64_checked(tb[BLKLOAD_A_STATS_CTX], &j->ctx);
 	j->ramp_done = tb[BLKLOAD_A_STATS_RAMP_DONE] != NULL;
 	depth_parse(tb[BLKLOAD_A_STATS_DEPTH_TIME], j->depth_ns);
 	if (op_parse(tb[BLKLOAD_A_STATS_READ], &j->op[OP_READ]) ||

@@ -33,7 +33,7 @@ struct op_stats {
 
 struct queue_stats {
 	uint32_t cpu;
-	uint64_t cpu_time, inflight, stall_max;
+	uint64_t cpu_time, inflight, stall_max, ctx;
 	uint64_t depth_ns[BL_DEPTH_NR];
 	struct op_stats op[NR_OPS];
 };
@@ -51,7 +51,8 @@ struct job {
 	/* statistics */
 	uint64_t elapsed, cpu_time, inflight, stall_max;
 	uint64_t depth_ns[BL_DEPTH_NR];	/* time at each IO depth level, all queues */
-	uint64_t usr_ns, ctx;		/* userspace engines: the user part of cpu_time */
+	uint64_t usr_ns;		/* userspace engines: the user part of cpu_time */
+	uint64_t ctx;			/* context switches of the workers or engine threads */
 	bool ramp_done;
 	struct op_stats op[NR_OPS];
 	struct queue_stats *queues;

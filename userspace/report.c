@@ -302,9 +302,10 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_double(o, "cpu_ns_per_io", NULL, ios ? (double)j->cpu_time / (double)ios : 0, 2,
 		   NULL);
 	/*
-	 * The module's workers run in the kernel: all of their time is sys,
-	 * their context switches are not counted. An engine's threads: user
-	 * and system time and context switches (getrusage), after the ramp.
+	 * The module's workers run in the kernel: all of their time is sys;
+	 * ctx is their context switches, split over queues as their CPU time.
+	 * An engine's threads: user and system time and context switches
+	 * (getrusage), after the ramp.
 	 */
 	out_double(o, "usr_cpu", NULL,
 		   j->elapsed ? 100.0 * (double)j->usr_ns / (double)j->elapsed : 0, 6, NULL);
@@ -355,6 +356,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 			out_begin_object(o, NULL, NULL);
 			out_u64(o, "cpu", NULL, q->cpu, NULL);
 			out_u64(o, "cpu_ns", NULL, q->cpu_time, NULL);
+			out_u64(o, "ctx", NULL, q->ctx, NULL);
 			out_u64(o, "inflight", NULL, q->inflight, NULL);
 			out_u64(o, "stall_max_ns", NULL, q->stall_max, NULL);
 			/* The kernel sends each queue's latency too: kept. */
