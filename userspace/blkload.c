@@ -20,19 +20,24 @@ static int cmd_help(struct ctx *ctx, int argc, char **argv);
 static int cmd_completion(struct ctx *ctx, int argc, char **argv);
 
 static const struct cmd cmds[] = {
-	{ "info", "", "module version, ABI version, kernel release and limits", cmd_info },
-	{ "run", "--dev DEV [OPTIONS]", "run a workload and report, like fio", cmd_run },
-	{ "start", "--dev DEV [OPTIONS]", "start a detached workload; print its job ids", cmd_start },
-	{ "stop", "ID [ID ...]", "stop detached jobs, report and delete them", cmd_stop },
-	{ "stats", "ID [ID ...]", "report jobs' statistics so far", cmd_stats },
-	{ "list", "", "list every job", cmd_list },
-	{ "monitor", "[--count N]", "print job-done events as they happen", cmd_monitor },
+	{ "info", "", "module version, ABI version, kernel release and limits", cmd_info,
+	  info_opts },
+	{ "run", "--dev DEV [OPTIONS]", "run a workload and report, like fio", cmd_run, NULL },
+	{ "start", "--dev DEV [OPTIONS]", "start a detached workload; print its job ids", cmd_start, NULL },
+	{ "stop", "ID [ID ...]", "stop detached jobs, report and delete them", cmd_stop,
+	  ids_opts },
+	{ "stats", "ID [ID ...]", "report jobs' statistics so far", cmd_stats, stats_opts },
+	{ "list", "", "list every job", cmd_list, NULL },
+	{ "monitor", "[--count N]", "print job-done events as they happen", cmd_monitor,
+	  monitor_opts },
 	{ "compare", "TARGET... [OPTIONS]", "client paths side by side, repeated, with intervals",
-	  cmd_compare },
-	{ "diff", "A.json B.json", "two compare results: change, interval, verdict", cmd_diff },
-	{ "plot", "RESULT.json", "SVG charts of a JSON report with gnuplot", cmd_plot },
-	{ "completion", "", "a bash completion script, from the option tables", cmd_completion },
-	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help },
+	  cmd_compare, compare_opts },
+	{ "diff", "A.json B.json", "two compare results: change, interval, verdict", cmd_diff,
+	  diff_opts },
+	{ "plot", "RESULT.json", "SVG charts of a JSON report with gnuplot", cmd_plot,
+	  plot_opts },
+	{ "completion", "", "a bash completion script, from the option tables", cmd_completion, NULL },
+	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help, NULL },
 };
 
 static void usage(FILE *f)
@@ -62,10 +67,22 @@ static void usage(FILE *f)
 
 /*
  * bash completion: commands from the command table, run/start options from
- * the workload table (workload.c), --rw values, block devices after
- * --dev/--filename, job ids from "blkload list" after stop/stats.
+ * the workload table (workload.c), every other command's from the getopt
+ * table that parses it, --rw values, block devices after --dev/--filename,
+ * job ids from "blkload list" after stop/stats.
  * Install: blkload completion > /etc/bash_completion.d/blkload
  */
+/* A getopt table's options in both spellings, "--name=" when they take a value. */
+static void complete_opts(const struct option *opts)
+{
+	struct option *both = opts_both_spellings(opts);
+
+	for (size_t i = 0; both[i].name; i++)
+		printf("%s--%s%s", i ? " " : "", both[i].name,
+		       both[i].has_arg == required_argument ? "=" : "");
+	opts_free(both, opts);
+}
+
 static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 {
 	(void)ctx;
@@ -102,8 +119,29 @@ static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 	       "\t\t\tCOMPREPLY=($(compgen -f -X '!*.fio' -- \"$cur\") $(compgen -d -- \"$cur\"))\n"
 	       "\t\tfi ;;\n"
 	       "\tstop|stats)\n"
-	       "\t\tCOMPREPLY=($(compgen -W \"$(blkload list 2>/dev/null | awk 'NR > 1 { print $1 }')\" -- \"$cur\")) ;;\n"
-	       "\thelp)\n"
+	       "\t\tif [[ $cur == -* ]]; then\n"
+	       "\t\t\tCOMPREPLY=($(compgen -W \"$([[ $cmd == stop ]] && echo '");
+	complete_opts(ids_opts);
+	printf("' || echo '");
+	complete_opts(stats_opts);
+	printf("')\" -- \"$cur\"))\n"
+	       "\t\telse\n"
+	       "\t\t\tCOMPREPLY=($(compgen -W \"$(blkload list 2>/dev/null | awk 'NR > 1 { print $1 }')\" -- \"$cur\"))\n"
+	       "\t\tfi ;;\n");
+	/* Every other command with options: them, else files. */
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!cmds[i].opts || cmds[i].opts == ids_opts || cmds[i].opts == stats_opts)
+			continue;
+		printf("\t%s)\n"
+		       "\t\tif [[ $cur == -* ]]; then\n"
+		       "\t\t\tCOMPREPLY=($(compgen -W '", cmds[i].name);
+		complete_opts(cmds[i].opts);
+		printf("' -- \"$cur\"))\n"
+		       "\t\telse\n"
+		       "\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+		       "\t\tfi ;;\n");
+	}
+	printf("\thelp)\n"
 	       "\t\tCOMPREPLY=($(compgen -W '");
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		printf("%s%s", i ? " " : "", cmds[i].name);

@@ -15,13 +15,21 @@ struct ctx {
 	bool pretty;
 };
 
+struct option;
+
 struct cmd {
 	const char *name;
 	const char *args;
 	const char *help;
 	/* Returns the process exit status; argv[0] is the command name. */
 	int (*fn)(struct ctx *ctx, int argc, char **argv);
+	/* Its getopt table, for the completion (run and start: workload.c's). */
+	const struct option *opts;
 };
+
+/* The commands' option tables: each parses its command and feeds the completion. */
+extern const struct option ids_opts[], stats_opts[], monitor_opts[], compare_opts[], diff_opts[],
+	info_opts[], plot_opts[];
 
 /* cmd_info.c */
 int cmd_info(struct ctx *ctx, int argc, char **argv);

@@ -237,7 +237,7 @@ static void usage(FILE *f)
 		"the end) or a block device (device paths only; librbd too for /dev/rbdN).\n"
 		"All targets run at once, each path over all of them (per target and summed).\n"
 		"\n"
-		"  --paths LIST            kernel,io_uring,libaio,librbd (all that apply)\n"
+		"  --paths, --engines LIST kernel,io_uring,libaio,librbd (all that apply)\n"
 		"  --rw LIST               randread,randwrite (read write randread randwrite\n"
 		"                          rw randrw)\n"
 		"  --bs LIST               4k,64k,4m\n"
@@ -938,41 +938,43 @@ static int write_outputs(struct compare *c, const struct ctx *ctx)
 	return rc;
 }
 
+/* compare's options */
+const struct option compare_opts[] = {
+	{ "paths", required_argument, NULL, C_PATHS },
+	{ "engines", required_argument, NULL, C_PATHS },
+	{ "rw", required_argument, NULL, C_RW },
+	{ "bs", required_argument, NULL, C_BS },
+	{ "iodepth", required_argument, NULL, C_IODEPTH },
+	{ "runtime", required_argument, NULL, C_RUNTIME },
+	{ "ramp_time", required_argument, NULL, C_RAMP },
+	{ "repeat", required_argument, NULL, C_REPEAT },
+	{ "images", required_argument, NULL, C_IMAGES },
+	{ "count", required_argument, NULL, C_COUNT },
+	{ "cpus", required_argument, NULL, C_CPUS },
+	{ "randseed", required_argument, NULL, C_SEED },
+	{ "order-seed", required_argument, NULL, C_ORDER_SEED },
+	{ "cpu-exclude", required_argument, NULL, C_CPU_EXCLUDE },
+	{ "allow-write", no_argument, NULL, C_ALLOW_WRITE },
+	{ "map-options", required_argument, NULL, C_MAP_OPTS },
+	{ "clientname", required_argument, NULL, C_CLIENT },
+	{ "output", required_argument, NULL, C_OUT },
+	{ "baseline", required_argument, NULL, C_BASELINE },
+	{ "offset", required_argument, NULL, C_OFFSET },
+	{ "size", required_argument, NULL, C_SIZE },
+	{ "rwmixread", required_argument, NULL, C_RWMIX },
+	{ "help", no_argument, NULL, C_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_compare(struct ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "paths", required_argument, NULL, C_PATHS },
-		{ "engines", required_argument, NULL, C_PATHS },
-		{ "rw", required_argument, NULL, C_RW },
-		{ "bs", required_argument, NULL, C_BS },
-		{ "iodepth", required_argument, NULL, C_IODEPTH },
-		{ "runtime", required_argument, NULL, C_RUNTIME },
-		{ "ramp_time", required_argument, NULL, C_RAMP },
-		{ "repeat", required_argument, NULL, C_REPEAT },
-		{ "images", required_argument, NULL, C_IMAGES },
-		{ "count", required_argument, NULL, C_COUNT },
-		{ "cpus", required_argument, NULL, C_CPUS },
-		{ "randseed", required_argument, NULL, C_SEED },
-		{ "order-seed", required_argument, NULL, C_ORDER_SEED },
-		{ "cpu-exclude", required_argument, NULL, C_CPU_EXCLUDE },
-		{ "allow-write", no_argument, NULL, C_ALLOW_WRITE },
-		{ "map-options", required_argument, NULL, C_MAP_OPTS },
-		{ "clientname", required_argument, NULL, C_CLIENT },
-		{ "output", required_argument, NULL, C_OUT },
-		{ "baseline", required_argument, NULL, C_BASELINE },
-		{ "offset", required_argument, NULL, C_OFFSET },
-		{ "size", required_argument, NULL, C_SIZE },
-		{ "rwmixread", required_argument, NULL, C_RWMIX },
-		{ "help", no_argument, NULL, C_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct compare c = { .runtime = 30000000000ULL, .ramp = 5000000000ULL };
 	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
 	struct option *both;
 	uint32_t repeat = 3;
 	int opt, rc = 2;
 
-	both = opts_both_spellings(opts);
+	both = opts_both_spellings(compare_opts);
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((opt = getopt_long(argc, argv, "h", both, NULL)) != -1) {
 		switch (opt) {
@@ -1087,7 +1089,7 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "blkload: compare: --rw, --bs and --iodepth take a list, not nothing\n");
 		goto out;
 	}
-	opts_free(both, opts);
+	opts_free(both, compare_opts);
 	both = NULL;
 	if (!c.rws.n)
 		strv_split(&c.rws, "randread,randwrite");
@@ -1206,7 +1208,7 @@ unmap:
 	unmap_all(&c);
 	rc = 1;
 out:
-	opts_free(both, opts);
+	opts_free(both, compare_opts);
 	for (unsigned int i = 0; c.t && i < c.r.ntargets; i++) {
 		free(c.t[i].name);
 		free(c.t[i].pool);

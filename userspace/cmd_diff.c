@@ -72,13 +72,15 @@ static void warn_settings(const struct cmp_result *a, const struct cmp_result *b
 		fprintf(stderr, "blkload: diff: warning: %s is incomplete\n", fb);
 }
 
+/* diff's options */
+const struct option diff_opts[] = {
+	{ "threshold", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_diff(struct ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cmp_result a = { 0 }, b = { 0 };
 	struct json_object *root = NULL, *rows = NULL;
 	unsigned int regress = 0, improve = 0, same = 0, unknown = 0, missing = 0;
@@ -88,7 +90,7 @@ int cmd_diff(struct ctx *ctx, int argc, char **argv)
 	int opt, rc = 2;
 
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", diff_opts, NULL)) != -1) {
 		char *end;
 
 		switch (opt) {

@@ -63,19 +63,21 @@ static int info_parse(struct nlattr **tb, void *arg)
 	return 0;
 }
 
+/* info's options */
+const struct option info_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_info(struct ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct info in = { 0 };
 	struct bl_nl nl;
 	struct nl_msg *msg;
 	int c, ret;
 
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", info_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			puts("usage: blkload [-j] info\n"

@@ -27,17 +27,27 @@
 #include "cpu.h"
 #include "engines/engine.h"
 
+/* stop's and stats' options (parsing and completion) */
+const struct option ids_opts[] = {
+	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+	{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct option stats_opts[] = {
+	{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
+	{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* stop, stats: ID [ID ...] with report options. */
 static int ids_cmd(struct ctx *ctx, int argc, char **argv, bool stop)
 {
-	static const struct option opts[] = {
-		{ "percentile_list", required_argument, NULL, OPT_PERCENTILES },
-		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-		{ "drain-timeout", required_argument, NULL, OPT_DRAIN },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct workload w = { 0 };
+	const struct option *opts = stop ? ids_opts : stats_opts;
 	struct option *both;
 	unsigned int n, i, got = 0;
 	struct job *jobs;
@@ -301,20 +311,22 @@ static int monitor_event(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* monitor's options */
+const struct option monitor_opts[] = {
+	{ "count", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_monitor(struct ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct monitor_ctx m = { .ctx = ctx };
 	uint64_t count = 0;
 	struct bl_nl nl;
 	int c, grp, ret;
 
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:h", monitor_opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_u64(optarg, &count)) {

@@ -236,13 +236,15 @@ static void chart(FILE *gp, const char *prefix, const char *name, const char *ti
 	free(qy);
 }
 
+/* plot's options */
+const struct option plot_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_plot(struct ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct json_object *root, *jobs;
 	struct plot p = { 0 };
 	char *prefix = NULL, *script = NULL, tmpl[] = "/tmp/blkload-plot.XXXXXX";
@@ -251,7 +253,7 @@ int cmd_plot(struct ctx *ctx, int argc, char **argv)
 
 	(void)ctx;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:h", plot_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			prefix = xstrdup(optarg);

@@ -32,6 +32,25 @@ got=$(complete_words blkload st)
 [[ $got == $'start\nstop\nstats' ]] || { echo "st<TAB>: $got"; fail=1; }
 got=$(complete_words blkload run --)
 [[ -n $got ]] || { echo "run --<TAB>: nothing"; fail=1; }
+# The other commands: their own getopt tables, both spellings.
+got=$(complete_words blkload stats --p)
+[[ $got == $'--percentile_list=\n--per-cpu\n--percentile-list=\n--per_cpu' ]] ||
+	{ echo "stats --p<TAB>: $got"; fail=1; }
+got=$(complete_words blkload compare --ima)
+[[ $got == --images= ]] || { echo "compare --ima<TAB>: $got"; fail=1; }
+got=$(complete_words blkload plot --o)
+[[ $got == --output= ]] || { echo "plot --o<TAB>: $got"; fail=1; }
+got=$(complete_words blkload diff --)
+grep -qx -- --threshold= <<<"$got" || { echo "diff --<TAB>: $got"; fail=1; }
+# Each of them takes, parses and explains every option it completes.
+for c in info stop stats monitor compare diff plot; do
+	for o in $(complete_words blkload $c -- | sed 's/=$//' | grep -vx -- --help); do
+		pat=--$(sed 's/^--//; s/[-_]/[-_]/g' <<<"$o")
+		"$bl" $c --help 2>/dev/null | grep -q -- "$pat" ||
+			{ echo "$c --help does not name $o"; fail=1; }
+	done
+done
+got=$(complete_words blkload run --)
 # One table: what --help names, completion offers, and the other way round.
 helped=$("$bl" run --help | grep -o -- '--[a-z_-]*' | sort -u)
 offered=$(sed 's/=$//' <<<"$got" | sort -u)
