@@ -158,6 +158,7 @@ struct bl_queue {
 	struct u64_stats_sync sync;
 	u64 cpu_time;		/* ns of worker CPU time on this queue after the ramp */
 	u64 ctx;		/* the worker's context switches, its share, after the ramp */
+	u64 ctx_frac;		/* worker only: the share's fraction not yet whole, 2^-20 */
 	u64 stall_max;
 	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];

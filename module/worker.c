@@ -40,6 +40,9 @@
 /* The worker of each online CPU that has one, and the count of all; bl_jobs_lock. */
 static DEFINE_PER_CPU(struct bl_worker *, bl_cpu_worker);
 static unsigned int bl_workers_count;
+
+/* Fixed-point bits of a queue's share of context switches. */
+#define BL_CTX_FRAC_BITS	20
 static int bl_cpuhp_state = -1;
 
 static void bl_worker_take(struct bl_worker *w)
@@ -58,12 +61,27 @@ static void bl_worker_take(struct bl_worker *w)
  * its queues (and @leaving, which just left the list), in proportion to
  * their turns. The worker only.
  */
+/*
+ * A queue's share of @ctx context switches, @turns of @total: whole
+ * switches, the fraction kept for the next split, so that queues sharing a
+ * worker each get theirs even when every split is of one switch.
+ */
+static u64 bl_ctx_share(struct bl_queue *q, u64 ctx, u64 turns, u64 total)
+{
+	u64 whole;
+
+	q->ctx_frac += mul_u64_u64_div_u64(ctx << BL_CTX_FRAC_BITS, turns, total);
+	whole = q->ctx_frac >> BL_CTX_FRAC_BITS;
+	q->ctx_frac &= BIT_ULL(BL_CTX_FRAC_BITS) - 1;
+	return whole;
+}
+
 void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 {
-	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0, given = 0;
+	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0;
 	unsigned long cs = current->nvcsw + current->nivcsw;
 	u64 ctx = cs - w->ctx_seen;
-	struct bl_queue *q, *first = leaving;
+	struct bl_queue *q;
 
 	if (!cpu && !ctx)
 		return;
@@ -75,25 +93,18 @@ void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 	w->ctx_seen = cs;
 	if (!total)
 		return;
+	/* Switches since the last split: few, shifted well inside 64 bits. */
+	ctx = min_t(u64, ctx, U32_MAX);
 	list_for_each_entry(q, &w->queues, node) {
-		u64 c = mul_u64_u64_div_u64(ctx, q->turns, total);
-
-		bl_queue_add_cpu(q, mul_u64_u64_div_u64(cpu, q->turns, total), c);
-		given += c;
+		bl_queue_add_cpu(q, mul_u64_u64_div_u64(cpu, q->turns, total),
+				 bl_ctx_share(q, ctx, q->turns, total));
 		q->turns = 0;
-		if (!first)
-			first = q;
 	}
 	if (leaving) {
-		u64 c = mul_u64_u64_div_u64(ctx, leaving->turns, total);
-
-		bl_queue_add_cpu(leaving, mul_u64_u64_div_u64(cpu, leaving->turns, total), c);
-		given += c;
+		bl_queue_add_cpu(leaving, mul_u64_u64_div_u64(cpu, leaving->turns, total),
+				 bl_ctx_share(leaving, ctx, leaving->turns, total));
 		leaving->turns = 0;
 	}
-	/* Switches are whole: what the shares rounded away goes to one queue. */
-	if (first && ctx > given)
-		bl_queue_add_cpu(first, 0, ctx - given);
 }
 
 /* One pass over every queue; true when anything was done. */

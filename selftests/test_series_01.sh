@@ -15,7 +15,7 @@ bl_require_root
 bl_require_cmd blkload python3 fio fio2gnuplot fio_generate_plots gnuplot script
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 12
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -157,10 +157,31 @@ bl_check "fio2gnuplot and fio_generate_plots draw blkload's logs" plots
 plot() {
 	blkload plot -o "$tmp/p" "$tmp/k.json" >/dev/null || return 1
 	for n in iops bw lat cdf; do
-		python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(sum(1 for e in r.iter() if e.tag.endswith("path")) < 5)' "$tmp/p-$n.svg" || return 1
+		python3 - "$tmp/p-$n.svg" <<'PY' || return 1
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+text = ["".join(e.itertext()).strip() for e in r.iter() if e.tag.endswith("text")]
+# The job's lines by their titles, and data paths beyond axes and grid.
+lat = sys.argv[1].endswith("-lat.svg")
+want = ["/dev/nullb0 1 %s%s" % (d, " p99.9" if lat else "") for d in ("read", "write")]
+missing = [t for t in want if t not in text]
+long_paths = [e for e in r.iter() if e.tag.endswith("path") and e.get("d", "").count("L") > 20]
+print("# %s: missing %s, %d long paths" % (sys.argv[1], missing, len(long_paths)))
+sys.exit(bool(missing) or len(long_paths) < 2)
+PY
 	done
 }
 bl_check "blkload plot draws the run's JSON" plot
+
+# Two jobs on one CPU share its worker: each gets its share of the worker's
+# context switches (fio's ctx), not one of them all.
+ctx_split() {
+	blkload -j run --dev /dev/nullb0 --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 \
+		--runtime 1 | bl_json \
+		'all(j["ctx"] > 0 for j in d["jobs"])' \
+		'min(j["ctx"] for j in d["jobs"]) * 3 > max(j["ctx"] for j in d["jobs"])'
+}
+bl_check "two jobs on one worker each get their share of its context switches" ctx_split
 
 bl_check "nothing left of blkload" bl_clean
 

@@ -125,6 +125,7 @@ static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 	printf("' || echo '");
 	complete_opts(stats_opts);
 	printf("')\" -- \"$cur\"))\n"
+	       "\t\t\t[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace\n"
 	       "\t\telse\n"
 	       "\t\t\tCOMPREPLY=($(compgen -W \"$(blkload list 2>/dev/null | awk 'NR > 1 { print $1 }')\" -- \"$cur\"))\n"
 	       "\t\tfi ;;\n");
@@ -137,6 +138,7 @@ static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 		       "\t\t\tCOMPREPLY=($(compgen -W '", cmds[i].name);
 		complete_opts(cmds[i].opts);
 		printf("' -- \"$cur\"))\n"
+		       "\t\t\t[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace\n"
 		       "\t\telse\n"
 		       "\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
 		       "\t\tfi ;;\n");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ struct plot {
 	char *ts_lines[3];	/* plot clauses of the three time charts */
 	char *cdf_lines;
 	unsigned int nts, ncdf;
+	char *out[4];		/* the charts written */
+	unsigned int nout;
 };
 
 /* Appends one plot clause (already formatted) to a comma-separated list. */
@@ -56,7 +59,10 @@ static void append(char **s, char *add)
 	*s = n;
 }
 
-/* gnuplot's string quoting: single quotes, doubled inside. */
+/*
+ * gnuplot's string quoting: single quotes, doubled inside, control
+ * characters as spaces (file names with them are refused before).
+ */
 static char *gp_quote(const char *s)
 {
 	size_t n = strlen(s), k = 0;
@@ -64,9 +70,12 @@ static char *gp_quote(const char *s)
 
 	q[k++] = '\'';
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\'')
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\'')
 			q[k++] = '\'';
-		q[k++] = s[i];
+		/* A line break would end the command: no control character gets through. */
+		q[k++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
 	}
 	q[k++] = '\'';
 	return q;
@@ -76,24 +85,68 @@ static double pct_of(struct json_object *pct, const char *key)
 {
 	struct json_object *v;
 
-	return pct && json_object_object_get_ex(pct, key, &v) ? json_object_get_double(v) : -1;
+	return pct && json_object_object_get_ex(pct, key, &v) ? json_object_get_double(v) : NAN;
 }
 
-/* One job's direction over time: "t iops MiB/s p50 p99 p99.9" (us), lines without IO skip latency. */
+/*
+ * The percentiles to draw: 50, 99 and 99.9 where the report has them, else
+ * its lowest, middle and highest; none without percentiles (gtod_reduce).
+ */
+static unsigned int pick_pcts(struct json_object *samples, const char *dir, char *keys[3])
+{
+	static const char *const want[] = { "50.000000", "99.000000", "99.900000" };
+	struct json_object *pct = NULL, *d;
+	unsigned int n = 0, all = 0, i = 0;
+	const char **list;
+
+	for (size_t k = 0; !pct && k < json_object_array_length(samples); k++)
+		if (json_object_object_get_ex(json_object_array_get_idx(samples, k), dir, &d))
+			json_object_object_get_ex(d, "clat_percentile", &pct);
+	if (!pct)
+		return 0;
+	for (unsigned int w = 0; w < 3; w++)
+		if (!isnan(pct_of(pct, want[w])))
+			keys[n++] = xstrdup(want[w]);
+	if (n)
+		return n;
+	all = (unsigned int)json_object_object_length(pct);
+	list = xcalloc(all ? all : 1, sizeof(*list));
+	{
+		json_object_object_foreach(pct, key, val) {
+			(void)val;
+			list[i++] = key;
+		}
+	}
+	/* Keys are "%f" of ascending percentiles, as written: all, or three of them. */
+	for (unsigned int w = 0; w < all && w < 3; w++)
+		keys[n++] = xstrdup(list[all <= 3 ? w : w == 0 ? 0 : w == 1 ? all / 2 : all - 1]);
+	free(list);
+	return n;
+}
+
+/*
+ * One job's direction over time: "t iops MiB/s pA pB pC" (us). Returns 1
+ * when it has IO (and lines were added), 0 when not, -1 on error.
+ */
 static int series_data(struct plot *p, struct json_object *samples, double interval,
 		       const char *dir, const char *title)
 {
-	char *path = xasprintf("%s/ts%u.dat", p->dir, p->nts);
+	char *path = xasprintf("%s/ts%u.dat", p->dir, p->nts), *keys[3] = { NULL };
 	size_t n = json_object_array_length(samples);
+	unsigned int npct = pick_pcts(samples, dir, keys);
 	uint64_t ios = 0;
 	FILE *f = fopen(path, "w");
 	char *qp, *qt;
+	int bad;
 
 	if (!f) {
 		fprintf(stderr, "blkload: plot: %s: %s\n", path, strerror(errno));
 		free(path);
+		for (unsigned int k = 0; k < npct; k++)
+			free(keys[k]);
 		return -1;
 	}
+	p->nts++;		/* the file is removed with the others */
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *s = json_object_array_get_idx(samples, i), *d, *v, *pct = NULL;
 		double t = 0;
@@ -113,36 +166,38 @@ static int series_data(struct plot *p, struct json_object *samples, double inter
 			json_object_object_get_ex(d, "iops", &v) ? json_object_get_double(v) : 0,
 			json_object_object_get_ex(d, "bw_bytes", &v) ?
 			json_object_get_double(v) / 1048576.0 : 0);
-		if (pct)
-			fprintf(f, " %.3f %.3f %.3f\n", pct_of(pct, "50.000000") / 1e3,
-				pct_of(pct, "99.000000") / 1e3, pct_of(pct, "99.900000") / 1e3);
-		else
-			fprintf(f, " NaN NaN NaN\n");
+		for (unsigned int k = 0; k < npct; k++)
+			fprintf(f, " %.3f", pct_of(pct, keys[k]) / 1e3);
+		fprintf(f, "\n");
 	}
-	fclose(f);
-	if (!ios) {
-		unlink(path);
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		fprintf(stderr, "blkload: plot: %s: cannot write\n", path);
 		free(path);
-		return 0;
+		for (unsigned int k = 0; k < npct; k++)
+			free(keys[k]);
+		return -1;
 	}
 	qp = gp_quote(path);
 	qt = gp_quote(title);
-	append(&p->ts_lines[0], xasprintf("%s using 1:2 with lines title %s", qp, qt));
-	append(&p->ts_lines[1], xasprintf("%s using 1:3 with lines title %s", qp, qt));
-	for (int k = 0; k < 3; k++) {
-		static const char *const names[] = { "p50", "p99", "p99.9" };
-		char *t = xasprintf("%s %s", title, names[k]);
+	if (ios) {
+		append(&p->ts_lines[0], xasprintf("%s using 1:2 with lines title %s", qp, qt));
+		append(&p->ts_lines[1], xasprintf("%s using 1:3 with lines title %s", qp, qt));
+	}
+	for (unsigned int k = 0; ios && k < npct; k++) {
+		char *t = xasprintf("%s p%g", title, strtod(keys[k], NULL));
 		char *q = gp_quote(t);
 
-		append(&p->ts_lines[2], xasprintf("%s using 1:%d with lines title %s", qp, 4 + k, q));
+		append(&p->ts_lines[2], xasprintf("%s using 1:%u with lines title %s", qp, 4 + k, q));
 		free(q);
 		free(t);
 	}
+	for (unsigned int k = 0; k < npct; k++)
+		free(keys[k]);
 	free(qp);
 	free(qt);
 	free(path);
-	p->nts++;
-	return 0;
+	return ios ? 1 : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -160,6 +215,7 @@ static int cdf_data(struct plot *p, struct json_object *clat, const char *title)
 	uint64_t *v = NULL, total = 0, sum = 0;
 	size_t n = 0;
 	FILE *f;
+	int bad;
 
 	json_object_object_get_ex(clat, "bins", &bins);
 	json_object_object_get_ex(clat, "percentile", &pct);
@@ -192,14 +248,19 @@ static int cdf_data(struct plot *p, struct json_object *clat, const char *title)
 			fprintf(f, "%.3f %.9f\n", (double)json_object_get_int64(val) / 1e3,
 				strtod(key, NULL) / 100.0);
 	}
-	fclose(f);
+	p->ncdf++;		/* the file is removed with the others */
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		fprintf(stderr, "blkload: plot: %s: cannot write\n", path);
+		free(path);
+		return -1;
+	}
 	qp = gp_quote(path);
 	qt = gp_quote(title);
 	append(&p->cdf_lines, xasprintf("%s using 1:2 with steps title %s", qp, qt));
 	free(qp);
 	free(qt);
 	free(path);
-	p->ncdf++;
 	return 0;
 }
 
@@ -220,17 +281,17 @@ static int run_gnuplot(const char *script)
 	return 0;
 }
 
-static void chart(FILE *gp, const char *prefix, const char *name, const char *title,
+static void chart(struct plot *p, const char *prefix, const char *name, const char *title,
 		  const char *ylabel, bool logy, const char *yrange, const char *lines)
 {
 	char *out = xasprintf("%s-%s.svg", prefix, name), *qo = gp_quote(out), *qt = gp_quote(title);
 	char *qy = gp_quote(ylabel);
 
 	/* The scale before the range: a log scale refuses a range from 0. */
-	fprintf(gp, "set output %s\nset title %s\nset ylabel %s\n%s\nset yrange %s\nplot %s\n",
+	fprintf(p->gp, "set output %s\nset title %s\nset ylabel %s\n%s\nset yrange %s\nplot %s\n",
 		qo, qt, qy, logy ? "set logscale y" : "unset logscale y", yrange, lines);
-	printf("%s\n", out);
-	free(out);
+	/* Named once gnuplot has drawn them all. */
+	p->out[p->nout++] = out;
 	free(qo);
 	free(qt);
 	free(qy);
@@ -247,8 +308,8 @@ int cmd_plot(struct ctx *ctx, int argc, char **argv)
 {
 	struct json_object *root, *jobs;
 	struct plot p = { 0 };
-	char *prefix = NULL, *script = NULL, tmpl[] = "/tmp/blkload-plot.XXXXXX";
-	const char *input;
+	const char *input, *tmpdir = getenv("TMPDIR");
+	char *prefix = NULL, *script = NULL, *tmpl = NULL;
 	int c, rc = 1;
 
 	(void)ctx;
@@ -287,6 +348,14 @@ int cmd_plot(struct ctx *ctx, int argc, char **argv)
 		if (n > 5 && !strcmp(input + n - 5, ".json"))
 			prefix[n - 5] = 0;
 	}
+	for (const char *q = prefix; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+			fprintf(stderr, "blkload: plot: a control character in the output name\n");
+			free(prefix);
+			json_object_put(root);
+			return 2;
+		}
+	tmpl = xasprintf("%s/blkload-plot.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	p.dir = mkdtemp(tmpl);
 	if (!p.dir) {
 		fprintf(stderr, "blkload: plot: %s\n", strerror(errno));
@@ -302,31 +371,28 @@ int cmd_plot(struct ctx *ctx, int argc, char **argv)
 		for (int op = 0; op < 2; op++) {
 			const char *dir = op ? "write" : "read";
 			uint64_t n = 0;
+			int ret = 0;
 
-			if (!json_object_object_get_ex(j, dir, &d) ||
-			    !json_object_object_get_ex(d, "clat_ns", &cl))
-				continue;
-			if (json_object_object_get_ex(cl, "N", &v))
-				n = (uint64_t)json_object_get_int64(v);
-			if (!n)
-				continue;
+			/* Over time: a direction with IO in its samples (gtod_reduce too). */
 			title = xasprintf("%s %zu %s", name, i + 1, dir);
 			if (json_object_object_get_ex(j, "time_series", &ts) &&
 			    json_object_object_get_ex(ts, "samples", &smp) &&
-			    json_object_object_get_ex(ts, "interval_ns", &v) &&
-			    series_data(&p, smp, (double)json_object_get_int64(v) / 1e9, dir,
-					title)) {
-				free(title);
-				goto out;
-			}
-			if (cdf_data(&p, cl, title)) {
-				free(title);
-				goto out;
-			}
+			    json_object_object_get_ex(ts, "interval_ns", &v))
+				ret = series_data(&p, smp, (double)json_object_get_int64(v) / 1e9,
+						  dir, title);
+			/* The CDF: a direction with latencies. */
+			if (ret >= 0 && json_object_object_get_ex(j, dir, &d) &&
+			    json_object_object_get_ex(d, "clat_ns", &cl) &&
+			    json_object_object_get_ex(cl, "N", &v))
+				n = (uint64_t)json_object_get_int64(v);
+			if (ret >= 0 && n)
+				ret = cdf_data(&p, cl, title);
 			free(title);
+			if (ret < 0)
+				goto out;
 		}
 	}
-	if (!p.nts && !p.ncdf) {
+	if (!p.ts_lines[0] && !p.cdf_lines) {
 		fprintf(stderr, "blkload: plot: %s: no job with IO to draw\n", input);
 		goto out;
 	}
@@ -338,22 +404,31 @@ int cmd_plot(struct ctx *ctx, int argc, char **argv)
 	}
 	fprintf(p.gp, "set terminal svg size 1000,600 dynamic noenhanced background rgb 'white'\n"
 		"set grid\nset key outside bottom center horizontal\nset xlabel 'time (s)'\n");
-	if (p.nts) {
-		chart(p.gp, prefix, "iops", "IOPS over time", "IOPS", false, "[0:*]", p.ts_lines[0]);
-		chart(p.gp, prefix, "bw", "Bandwidth over time", "MiB/s", false, "[0:*]",
+	if (p.ts_lines[0]) {
+		chart(&p, prefix, "iops", "IOPS over time", "IOPS", false, "[0:*]", p.ts_lines[0]);
+		chart(&p, prefix, "bw", "Bandwidth over time", "MiB/s", false, "[0:*]",
 		      p.ts_lines[1]);
-		chart(p.gp, prefix, "lat", "clat percentiles over time", "usec", true, "[*:*]",
-		      p.ts_lines[2]);
 	} else {
-		fprintf(stderr, "blkload: plot: %s has no time series: the CDF only\n", input);
+		fprintf(stderr, "blkload: plot: %s has no time series with IO: the CDF only\n",
+			input);
 	}
+	if (p.ts_lines[2])
+		chart(&p, prefix, "lat", "clat percentiles over time", "usec", true, "[*:*]",
+		      p.ts_lines[2]);
 	fprintf(p.gp, "set xlabel 'clat (usec)'\nset logscale x\n");
-	if (p.ncdf)
-		chart(p.gp, prefix, "cdf", "clat CDF", "fraction of IOs", false, "[0:1]",
+	if (p.cdf_lines)
+		chart(&p, prefix, "cdf", "clat CDF", "fraction of IOs", false, "[0:1]",
 		      p.cdf_lines);
-	fclose(p.gp);
+	c = ferror(p.gp);
+	if (fclose(p.gp) || c) {
+		p.gp = NULL;
+		fprintf(stderr, "blkload: plot: %s: cannot write\n", script);
+		goto out;
+	}
 	p.gp = NULL;
 	rc = run_gnuplot(script) ? 1 : 0;
+	for (unsigned int k = 0; !rc && k < p.nout; k++)
+		printf("%s\n", p.out[k]);
 out:
 	if (p.dir) {
 		char *cmd = NULL;
@@ -375,8 +450,11 @@ out:
 	}
 	for (int k = 0; k < 3; k++)
 		free(p.ts_lines[k]);
+	for (unsigned int k = 0; k < p.nout; k++)
+		free(p.out[k]);
 	free(p.cdf_lines);
 	free(script);
+	free(tmpl);
 	free(prefix);
 	json_object_put(root);
 	return rc;

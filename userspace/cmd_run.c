@@ -44,10 +44,17 @@ static void progress(const struct job *jobs, unsigned int n, const struct worklo
 	char *bw;
 
 	for (unsigned int i = 0; i < n; i++) {
+		bool seen = false;
+
 		if (!ramp) {
 			ios += jobs[i].op[OP_READ].ios + jobs[i].op[OP_WRITE].ios;
 			bytes += jobs[i].op[OP_READ].bytes + jobs[i].op[OP_WRITE].bytes;
-		} else if (!disk_sample(jobs[i].path, &d)) {
+			continue;
+		}
+		/* Each device once, however many jobs it has. */
+		for (unsigned int k = 0; k < i && !seen; k++)
+			seen = jobs[k].path && jobs[i].path && !strcmp(jobs[k].path, jobs[i].path);
+		if (!seen && !disk_sample(jobs[i].path, &d)) {
 			ios += d.ios[0] + d.ios[1];
 			bytes += (d.sectors[0] + d.sectors[1]) * 512;
 			disk_util_free(&d);

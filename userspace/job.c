@@ -328,13 +328,15 @@ void job_sum(struct job *a, const struct job *b)
 		a->wave = b->wave;
 		a->ser.interval = b->ser.interval;
 	}
-	if (a->ser.interval && a->ser.interval == b->ser.interval && a->wave == b->wave) {
-		for (size_t k = 0; k < b->ser.nr; k++)
-			series_add(&a->ser, b->ser.idx[k], &b->ser.s[k]);
-		a->ser.lost += b->ser.lost;
-	} else {
+	/*
+	 * Samples add up across jobs that ran together, at one interval; a
+	 * job that lost samples would leave partial sums: then none.
+	 */
+	if (a->ser.interval && a->ser.interval == b->ser.interval && a->wave == b->wave &&
+	    !a->ser.lost && !b->ser.lost && !b->ser.failed)
+		series_merge(&a->ser, &b->ser);
+	else
 		series_free(&a->ser);
-	}
 	a->nr_jobs += b->nr_jobs ? b->nr_jobs : 1;
 }
 

@@ -51,6 +51,26 @@ static void put_cpus(struct nl_msg *msg, const struct cpuset *set)
 	free(w);
 }
 
+/*
+ * The samples each queue keeps. A run reads them at least every second:
+ * 4 s of them (the whole run where that is shorter). A detached job's: the
+ * module's default (the whole run, 16 to 256).
+ */
+static uint32_t job_ring(const struct workload *w)
+{
+	uint64_t ring = 4000000000ULL / w->sample_ns + 4;
+
+	if (w->sample_ring)
+		return w->sample_ring;
+	if (w->detached) {
+		ring = w->runtime ? w->runtime / w->sample_ns + 2 : 256;
+		return (uint32_t)(ring < 16 ? 16 : ring > 256 ? 256 : ring);
+	}
+	if (w->runtime && w->runtime / w->sample_ns + 2 < ring)
+		ring = w->runtime / w->sample_ns + 2;
+	return (uint32_t)(ring < 16 ? 16 : ring > 65536 ? 65536 : ring);
+}
+
 /* The kernel says memory; say how much this job would have pinned. */
 void explain_budget(const struct workload *w)
 {
@@ -63,7 +83,7 @@ void explain_budget(const struct workload *w)
 		s, pins, w->iodepth, w->bs, ncpu);
 	free(s);
 	if (w->sample_ns) {
-		uint64_t ring = w->sample_ring ? w->sample_ring : 256;
+		uint64_t ring = job_ring(w);
 
 		s = fmt_bytes(ring * sizeof(struct bl_sample) * ncpu);
 		fprintf(stderr, "blkload: and up to %s of samples (%" PRIu64 " per CPU queue, --sample-ring)\n",
@@ -114,22 +134,8 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
 	if (samples && w->sample_ns)
 		nla_put_u64(msg, BLKLOAD_A_SAMPLE_INTERVAL, w->sample_ns);
-	if (samples && w->sample_ns) {
-		/*
-		 * A run reads its samples at least every second: the module
-		 * keeps 4 s of them (the whole run where that is shorter). A
-		 * detached job's are kept by the module's default.
-		 */
-		uint64_t ring = 4000000000ULL / w->sample_ns + 4;
-
-		if (w->runtime && w->runtime / w->sample_ns + 2 < ring)
-			ring = w->runtime / w->sample_ns + 2;
-		ring = ring < 16 ? 16 : ring > 65536 ? 65536 : ring;
-		if (w->sample_ring)
-			ring = w->sample_ring;
-		if (w->sample_ring || !w->detached)
-			nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, (uint32_t)ring);
-	}
+	if (samples && w->sample_ns && (w->sample_ring || !w->detached))
+		nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, job_ring(w));
 	ret = bl_nl_talk(nl, msg, id_parse, &r);
 	*id = r.id;
 	return ret;

@@ -201,9 +201,12 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 	out_u64(o, "interval_ns", NULL, se->interval, NULL);
 	out_u64(o, "lost", NULL, se->lost, NULL);
 	out_begin_array(o, "samples", NULL);
+	struct bl_sample *s = xcalloc(1, sizeof(*s));
+
 	for (size_t i = 0; i < se->nr; i++) {
-		const struct bl_sample *s = &se->s[i];
 		double dt = series_dt(se, i);
+
+		series_get(se, i, s);
 
 		out_begin_object(o, NULL, NULL);
 		/* Lost samples are left out: the index shows the gap. */
@@ -240,6 +243,7 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 	}
 	out_end_array(o);
 	out_end_object(o);
+	free(s);
 }
 
 static void json_job(struct out *o, const char *key, const struct job *j, const char *name,

@@ -14,41 +14,52 @@
 #include "series.h"
 #include "util.h"
 
-void series_reserve(struct series *se, size_t n)
+void series_reserve(struct series *se, size_t n, size_t buckets)
 {
-	if (n <= se->cap)
-		return;
-	se->s = xrealloc(se->s, n * sizeof(*se->s));
-	se->idx = xrealloc(se->idx, n * sizeof(*se->idx));
-	se->cap = n;
+	if (n > se->cap) {
+		se->e = xrealloc(se->e, n * sizeof(*se->e));
+		se->idx = xrealloc(se->idx, n * sizeof(*se->idx));
+		se->cap = n;
+	}
+	if (buckets > se->pool_cap) {
+		se->pool = xrealloc(se->pool, buckets * sizeof(*se->pool));
+		se->pool_cap = buckets;
+	}
 }
 
-void series_add(struct series *se, uint64_t i, const struct bl_sample *smp)
+/* Keeps @chist's non-empty run for @op of entry @d, at the end of the pool. */
+static void keep_hist(struct series *se, struct series_entry *d, int op, const uint32_t *chist)
 {
-	size_t lo = 0, hi = se->nr;
-	struct bl_sample *d;
+	uint32_t first = 0, end = BL_SHIST_NR;
 
-	/* Samples mostly come in order: the end first, else a binary search. */
-	if (se->nr && se->idx[se->nr - 1] < i)
-		lo = se->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	while (first < end && !chist[first])
+		first++;
+	while (end > first && !chist[end - 1])
+		end--;
+	if (se->pool_nr + (end - first) > se->pool_cap)
+		series_reserve(se, se->cap, 2 * (se->pool_nr + (end - first)) + 256);
+	d->first[op] = first;
+	d->len[op] = end - first;
+	d->off[op] = se->pool_nr;
+	memcpy(se->pool + se->pool_nr, chist + first, (end - first) * sizeof(*chist));
+	se->pool_nr += end - first;
+}
 
-		if (se->idx[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
+void series_get(const struct series *se, size_t k, struct bl_sample *out)
+{
+	const struct series_entry *d = &se->e[k];
+
+	memset(out, 0, sizeof(*out));
+	out->t = d->t;
+	for (int op = 0; op < BL_SAMPLE_OPS; op++) {
+		out->op[op] = d->op[op];
+		memcpy(out->chist[op] + d->first[op], se->pool + d->off[op],
+		       d->len[op] * sizeof(*se->pool));
 	}
-	if (lo == se->nr || se->idx[lo] != i) {
-		if (se->nr == se->cap)
-			series_reserve(se, se->cap ? 2 * se->cap : 16);
-		memmove(se->s + lo + 1, se->s + lo, (se->nr - lo) * sizeof(*se->s));
-		memmove(se->idx + lo + 1, se->idx + lo, (se->nr - lo) * sizeof(*se->idx));
-		memset(se->s + lo, 0, sizeof(*se->s));
-		se->idx[lo] = i;
-		se->nr++;
-	}
-	d = &se->s[lo];
+}
+
+static void sum_into(struct bl_sample *d, const struct bl_sample *smp)
+{
 	if (smp->t > d->t)
 		d->t = smp->t;
 	for (int op = 0; op < BL_SAMPLE_OPS; op++) {
@@ -65,18 +76,80 @@ void series_add(struct series *se, uint64_t i, const struct bl_sample *smp)
 	}
 }
 
+void series_add(struct series *se, uint64_t i, const struct bl_sample *smp)
+{
+	size_t lo = 0, hi = se->nr;
+	struct bl_sample *sum = NULL;
+	const struct bl_sample *keep = smp;
+
+	/* Samples mostly come in order: the end first, else a binary search. */
+	if (se->nr && se->idx[se->nr - 1] < i)
+		lo = se->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (se->idx[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * A sample no later than the one before it (a queue's last, taken
+	 * before another queue's boundary sample) holds IOs done before
+	 * that one: they go into it, and times only grow.
+	 */
+	if ((lo == se->nr || se->idx[lo] != i) && lo && se->idx[lo - 1] + 1 == i &&
+	    se->e[lo - 1].t >= smp->t) {
+		series_add(se, i - 1, smp);
+		return;
+	}
+	if (lo < se->nr && se->idx[lo] == i) {
+		/* Into an existing sample: the sum is kept anew (the old buckets stay unused). */
+		sum = xcalloc(1, sizeof(*sum));
+		series_get(se, lo, sum);
+		sum_into(sum, smp);
+		keep = sum;
+	} else {
+		if (se->nr == se->cap)
+			series_reserve(se, se->cap ? 2 * se->cap : 16, se->pool_cap);
+		memmove(se->e + lo + 1, se->e + lo, (se->nr - lo) * sizeof(*se->e));
+		memmove(se->idx + lo + 1, se->idx + lo, (se->nr - lo) * sizeof(*se->idx));
+		se->idx[lo] = i;
+		se->nr++;
+	}
+	memset(&se->e[lo], 0, sizeof(se->e[lo]));
+	se->e[lo].t = keep->t;
+	for (int op = 0; op < BL_SAMPLE_OPS; op++) {
+		se->e[lo].op[op] = keep->op[op];
+		keep_hist(se, &se->e[lo], op, keep->chist[op]);
+	}
+	free(sum);
+}
+
+void series_merge(struct series *a, const struct series *b)
+{
+	struct bl_sample *smp = xcalloc(1, sizeof(*smp));
+
+	for (size_t k = 0; k < b->nr; k++) {
+		series_get(b, k, smp);
+		series_add(a, b->idx[k], smp);
+	}
+	free(smp);
+}
+
 void series_free(struct series *se)
 {
-	free(se->s);
+	free(se->e);
 	free(se->idx);
+	free(se->pool);
 	memset(se, 0, sizeof(*se));
 }
 
-/* Where s[k]'s span begins: the sample before it, else its interval's start. */
+/* Where e[k]'s span begins: the sample before it, else its interval's start. */
 static uint64_t span_start(const struct series *se, size_t k)
 {
 	if (k && se->idx[k - 1] + 1 == se->idx[k])
-		return se->s[k - 1].t;
+		return se->e[k - 1].t;
 	return se->idx[k] * se->interval;
 }
 
@@ -84,7 +157,7 @@ double series_dt(const struct series *se, size_t k)
 {
 	uint64_t prev = span_start(se, k);
 
-	return se->s[k].t > prev ? (double)(se->s[k].t - prev) / 1e9 : 0;
+	return se->e[k].t > prev ? (double)(se->e[k].t - prev) / 1e9 : 0;
 }
 
 bool series_full(const struct series *se, size_t k)
@@ -102,7 +175,7 @@ void series_rate_stat(const struct series *se, int op, bool bytes, struct series
 
 		if (!series_full(se, i))
 			continue;
-		v = (double)(bytes ? se->s[i].op[op].bytes : se->s[i].op[op].ios) / dt;
+		v = (double)(bytes ? se->e[i].op[op].bytes : se->e[i].op[op].ios) / dt;
 		if (!st->n++ || v < st->min)
 			st->min = v;
 		if (v > st->max)
@@ -155,6 +228,8 @@ static const char *const dir_names[BL_SAMPLE_OPS] = { "read", "write" };
 void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *pct,
 		unsigned int npct)
 {
+	struct bl_sample *s = xcalloc(1, sizeof(*s));
+
 	fprintf(f, "job,time_s,interval_s,dir,ios,iops,bw_bytes,lat_mean_ns,clat_mean_ns,slat_mean_ns");
 	for (unsigned int k = 0; k < npct; k++)
 		fprintf(f, ",clat_p%g_ns", pct[k]);
@@ -163,8 +238,9 @@ void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *p
 		const struct series *se = &jobs[j].ser;
 
 		for (size_t i = 0; i < se->nr; i++) {
-			const struct bl_sample *s = &se->s[i];
 			double dt = series_dt(se, i);
+
+			series_get(se, i, s);
 
 			for (int op = 0; op < BL_SAMPLE_OPS; op++) {
 				const struct bl_sample_op *o = &s->op[op];
@@ -190,12 +266,12 @@ void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *p
 			}
 		}
 	}
+	free(s);
 }
 
 /*
- * The samples s[@i]... of one log window of @win ns (whole intervals),
- * summed; returns the position after them. Lost samples add nothing; the
- * window's span runs from where its first sample's began to its last. A
+ * The samples e[@i]... of one log window of @win ns (whole intervals),
+ * summed, and the time they cover; returns the position after them. A
  * run's last sample, when it covers less than half an interval, goes with
  * the window before it.
  */
@@ -203,26 +279,23 @@ static size_t window(const struct series *se, size_t i, uint64_t win, struct bl_
 		     double *dt)
 {
 	uint64_t k = win > se->interval ? win / se->interval : 1, w = se->idx[i] / k;
+	struct bl_sample *one = xcalloc(1, sizeof(*one));
 	size_t e;
 
 	memset(sum, 0, sizeof(*sum));
-	for (e = i; e < se->nr && (se->idx[e] / k == w || (e + 1 == se->nr && !series_full(se, e)));
-	     e++) {
-		sum->t = se->s[e].t;
-		for (int op = 0; op < BL_SAMPLE_OPS; op++) {
-			sum->op[op].ios += se->s[e].op[op].ios;
-			sum->op[op].bytes += se->s[e].op[op].bytes;
-			sum->op[op].lat += se->s[e].op[op].lat;
-			sum->op[op].clat += se->s[e].op[op].clat;
-			sum->op[op].slat += se->s[e].op[op].slat;
-			for (unsigned int b = 0; b < BL_SHIST_NR; b++) {
-				uint64_t v = (uint64_t)sum->chist[op][b] + se->s[e].chist[op][b];
-
-				sum->chist[op][b] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-			}
-		}
+	*dt = 0;
+	for (e = i; e < se->nr; e++) {
+		/* Its window; or a run's short last sample, right after the one before. */
+		if (se->idx[e] / k != w &&
+		    !(e + 1 == se->nr && e > i && se->idx[e] == se->idx[e - 1] + 1 &&
+		      !series_full(se, e)))
+			break;
+		/* Lost samples add neither IOs nor time. */
+		*dt += series_dt(se, e);
+		series_get(se, e, one);
+		sum_into(sum, one);
 	}
-	*dt = sum->t > span_start(se, i) ? (double)(sum->t - span_start(se, i)) / 1e9 : 0;
+	free(one);
 	return e;
 }
 
@@ -309,7 +382,7 @@ int series_write_logs(const struct series_logs *lg, const struct series *se, uin
 
 	for (size_t i = 0; i < se->nr; i++)
 		for (int op = 0; op < BL_SAMPLE_OPS; op++)
-			dirs[op] |= se->s[i].op[op].ios != 0;
+			dirs[op] |= se->e[i].op[op].ios != 0;
 	for (int what = 0; what < 5; what++) {
 		const char *prefix = what == 0 ? lg->iops : what == 1 ? lg->bw : lg->lat;
 		FILE *f;

@@ -17,13 +17,25 @@
 
 /*
  * The samples that were read, in index order (sample i ends at about
- * (i + 1) * interval after the ramp); lost ones are simply not there.
+ * (i + 1) * interval after the ramp); lost ones are simply not there. Each
+ * keeps its counts and, in a shared pool, only the run of its clat buckets
+ * from the first to the last non-empty one (a day at 1 s is ~100 MB whole).
  */
+struct series_entry {
+	uint64_t t;			/* ns from the ramp's end */
+	struct bl_sample_op op[BL_SAMPLE_OPS];
+	uint32_t first[BL_SAMPLE_OPS];	/* first bucket kept */
+	uint32_t len[BL_SAMPLE_OPS];	/* buckets kept */
+	size_t off[BL_SAMPLE_OPS];	/* where, in pool */
+};
+
 struct series {
 	uint64_t interval;	/* ns; 0: no samples were taken */
-	struct bl_sample *s;
-	uint64_t *idx;		/* s[k] is sample idx[k] */
+	struct series_entry *e;
+	uint64_t *idx;		/* e[k] is sample idx[k] */
 	size_t nr, cap;
+	uint32_t *pool;
+	size_t pool_nr, pool_cap;
 	uint64_t next;		/* the module: the index to ask for next */
 	uint64_t lost;		/* overwritten before they were read */
 	bool failed;		/* reading them failed: the series stops there */
@@ -31,8 +43,12 @@ struct series {
 
 /* Adds @smp into sample @i (times: the latest; counts: summed). */
 void series_add(struct series *se, uint64_t i, const struct bl_sample *smp);
-/* Room for @n samples, so that adding them does not allocate. */
-void series_reserve(struct series *se, size_t n);
+/* Adds every sample of @b into @a. */
+void series_merge(struct series *a, const struct series *b);
+/* Sample e[@k] whole, its buckets included. */
+void series_get(const struct series *se, size_t k, struct bl_sample *out);
+/* Room for @n samples of about @buckets kept buckets, so that adding them does not allocate. */
+void series_reserve(struct series *se, size_t n, size_t buckets);
 void series_free(struct series *se);
 /* Seconds s[k] covers: from the sample before (or where its interval began) to it. */
 double series_dt(const struct series *se, size_t k);

@@ -8,7 +8,7 @@
 # fails; the SVG check itself fails on an empty and on a truncated file.
 # Runs under valgrind when it is installed.
 set -uo pipefail
-bl=${1:-userspace/blkload}
+bl=$(realpath "${1:-userspace/blkload}")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -39,6 +39,24 @@ def job(name, iops, bins):
             "time_series": {"interval_ns": 100000000, "lost": 0, "samples": samples(iops)}}
 json.dump({"jobs": [job("alpha", 1000, True), job("beta", 2000, False)]}, open(sys.argv[1], "w"))
 json.dump({"jobs": []}, open(sys.argv[1] + ".empty", "w"))
+# A job name that would end a gnuplot string and run a command.
+evil = job("x\nsystem(\"touch PWNED\")\n#", 1000, False)
+json.dump({"jobs": [evil]}, open(sys.argv[1] + ".evil", "w"))
+# Other percentiles than 50/99/99.9 (--percentile_list=90:95).
+odd = job("odd", 1000, False)
+for s in odd["time_series"]["samples"]:
+    for d in ("read", "write"):
+        if "clat_percentile" in s[d]:
+            s[d]["clat_percentile"] = {"90.000000": 96256, "95.000000": 120000}
+json.dump({"jobs": [odd]}, open(sys.argv[1] + ".odd", "w"))
+# gtod_reduce: IO over time, no latency at all.
+nolat = job("nolat", 1000, False)
+for d in ("read", "write"):
+    nolat[d]["clat_ns"] = {"N": 0}
+for s in nolat["time_series"]["samples"]:
+    for d in ("read", "write"):
+        s[d].pop("clat_percentile", None)
+json.dump({"jobs": [nolat]}, open(sys.argv[1] + ".nolat", "w"))
 json.dump({"jobs": [{"jobname": "idle", "read": {"clat_ns": {"N": 0}}}]},
           open(sys.argv[1] + ".idle", "w"))
 PY
@@ -79,6 +97,25 @@ check_svg "$dir/c-cdf.svg" "clat CDF" 4 "alpha 1 read" "beta 2 write" || fail=1
 if grep -q '>200000<\|> 200000<\|>200000 <' "$dir/c-iops.svg"; then
 	echo "the last sample's sliver was drawn as a rate"; fail=1
 fi
+
+# A newline in a job name is a space in the title, not a gnuplot command.
+(cd "$dir" && "$bl" plot -o "$dir/e" "$dir/r.json.evil" >/dev/null 2>&1) ||
+	{ echo "plot of a job with a newline in its name failed"; fail=1; }
+[[ -e $dir/PWNED ]] && { echo "a job name ran a gnuplot command"; fail=1; }
+check_svg "$dir/e-iops.svg" "IOPS over time" 2 'x system("touch PWNED") # 1 read' || fail=1
+"$bl" plot -o "$dir/o" "$dir/r.json.odd" >/dev/null 2>&1 || { echo "plot with p90/p95 failed"; fail=1; }
+check_svg "$dir/o-lat.svg" "clat percentiles over time" 4 "odd 1 read p90" "odd 1 write p95" ||
+	fail=1
+"$bl" plot -o "$dir/n" "$dir/r.json.nolat" >"$dir/n.out" 2>/dev/null ||
+	{ echo "plot of a gtod_reduce run failed"; fail=1; }
+check_svg "$dir/n-iops.svg" "IOPS over time" 2 "nolat 1 read" || fail=1
+[[ $(cat "$dir/n.out") == "$dir/n-iops.svg"$'\n'"$dir/n-bw.svg" && ! -e $dir/n-lat.svg &&
+	! -e $dir/n-cdf.svg ]] || { echo "gtod_reduce: $(cat "$dir/n.out")"; fail=1; }
+"$bl" plot -o $'bad\nname' "$dir/r.json" >/dev/null 2>&1 && { echo "a newline in -o was taken"; fail=1; }
+# The temporary data go under $TMPDIR and leave nothing behind.
+mkdir "$dir/tmp"
+TMPDIR=$dir/tmp "$bl" plot -o "$dir/t" "$dir/r.json" >/dev/null 2>&1 || fail=1
+[[ -z $(ls -A "$dir/tmp") ]] || { echo "plot left $(ls -A "$dir/tmp") in TMPDIR"; fail=1; }
 
 for bad in empty idle; do
 	if "$bl" plot -o "$dir/$bad" "$dir/r.json.$bad" >/dev/null 2>&1 || ls "$dir/$bad"-* >/dev/null 2>&1; then

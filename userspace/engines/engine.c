@@ -204,9 +204,13 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 		op_reset(&q->st[op], false);
 	}
 	if (w->sample_ns) {
-		/* The whole run where its length is known (plus its last), else 256 to start. */
+		/* The whole run and its drain where its length is known, else 256 to start. */
 		q->scratch = xcalloc(1, sizeof(*q->scratch));
-		series_reserve(&q->ser, w->runtime ? (size_t)(w->runtime / w->sample_ns) + 4 : 256);
+		size_t n = w->runtime ? (size_t)((w->runtime + (uint64_t)w->drain_ms * 1000000) /
+						  w->sample_ns) + 4 : 256;
+
+		/* And 128 buckets kept each: what a spread of 8 powers of two takes. */
+		series_reserve(&q->ser, n, n * 128);
 	}
 	return 0;
 }
@@ -613,8 +617,7 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 			j->depth_ns[k] += q->depth_ns[k];
 		}
 		j->ser.interval = q->ser.interval;
-		for (size_t k = 0; k < q->ser.nr; k++)
-			series_add(&j->ser, q->ser.idx[k], &q->ser.s[k]);
+		series_merge(&j->ser, &q->ser);
 		if (q->count_start_ns < first)
 			first = q->count_start_ns;
 		if (q->end_ns > last)
