@@ -64,7 +64,9 @@ static void bl_worker_take(struct bl_worker *w)
 /*
  * A queue's share of @ctx context switches, @turns of @total: whole
  * switches, the fraction kept for the next split, so that queues sharing a
- * worker each get theirs even when every split is of one switch.
+ * worker each get theirs even when every split is of one switch. The
+ * shares follow all the turns so far: a switch belongs to the worker's
+ * whole round, not to the turn that happened to precede it.
  */
 static u64 bl_ctx_share(struct bl_queue *q, u64 ctx, u64 turns, u64 total)
 {
@@ -78,17 +80,23 @@ static u64 bl_ctx_share(struct bl_queue *q, u64 ctx, u64 turns, u64 total)
 
 void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 {
-	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0;
+	u64 rt = current->se.sum_exec_runtime, cpu = rt - w->runtime_seen, total = 0, all = 0;
 	unsigned long cs = current->nvcsw + current->nivcsw;
 	u64 ctx = cs - w->ctx_seen;
 	struct bl_queue *q;
 
 	if (!cpu && !ctx)
 		return;
-	list_for_each_entry(q, &w->queues, node)
+	list_for_each_entry(q, &w->queues, node) {
 		total += q->turns;
-	if (leaving)
+		q->turns_all += q->turns;
+		all += q->turns_all;
+	}
+	if (leaving) {
 		total += leaving->turns;
+		leaving->turns_all += leaving->turns;
+		all += leaving->turns_all;
+	}
 	w->runtime_seen = rt;
 	w->ctx_seen = cs;
 	if (!total)
@@ -97,12 +105,12 @@ void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 	ctx = min_t(u64, ctx, U32_MAX);
 	list_for_each_entry(q, &w->queues, node) {
 		bl_queue_add_cpu(q, mul_u64_u64_div_u64(cpu, q->turns, total),
-				 bl_ctx_share(q, ctx, q->turns, total));
+				 bl_ctx_share(q, ctx, q->turns_all, all));
 		q->turns = 0;
 	}
 	if (leaving) {
 		bl_queue_add_cpu(leaving, mul_u64_u64_div_u64(cpu, leaving->turns, total),
-				 bl_ctx_share(leaving, ctx, leaving->turns, total));
+				 bl_ctx_share(leaving, ctx, leaving->turns_all, all));
 		leaving->turns = 0;
 	}
 }
