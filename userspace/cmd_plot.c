@@ -317,6 +317,7 @@ int cmd_plot(struct ctx *ctx, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", plot_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
+			free(prefix);
 			prefix = xstrdup(optarg);
 			break;
 		case 'h':

@@ -18,8 +18,9 @@
 /*
  * The samples that were read, in index order (sample i ends at about
  * (i + 1) * interval after the ramp); lost ones are simply not there. Each
- * keeps its counts and, in a shared pool, only the run of its clat buckets
- * from the first to the last non-empty one (a day at 1 s is ~100 MB whole).
+ * keeps its counts (128 bytes with its index) and, in a shared pool, only
+ * the run of its clat buckets from the first to the last non-empty one (4
+ * bytes each), not all 2 x 464 of them (3.7 KB).
  */
 struct series_entry {
 	uint64_t t;			/* ns from the ramp's end */
