@@ -52,7 +52,8 @@
 #define BL_SAMPLE_MIN_NS	(10 * NSEC_PER_MSEC)
 #define BL_SAMPLE_RING_DEFAULT	256U
 
-enum bl_op { BL_READ, BL_WRITE, BL_NR_OPS };
+/* The operations, as the generator draws them (BL_GEN_*) and stats count them. */
+enum bl_op { BL_READ = BL_GEN_READ, BL_WRITE = BL_GEN_WRITE, BL_TRIM = BL_GEN_TRIM, BL_NR_OPS };
 
 /*
  * Latencies as fio names them: slat from just before submit_bio() to its
@@ -87,7 +88,8 @@ struct bl_slot {
 	u64 sent_ns;		/* after its last submit_bio() returned */
 	u64 done_ns;
 	blk_status_t status;
-	bool read;
+	u8 op;			/* enum bl_op */
+	bool busy;		/* submitted and not yet reaped: polled queues poll it */
 	bool counted;		/* issued after the ramp: goes into the stats */
 	bool nowait;		/* submitted with REQ_NOWAIT */
 	u8 refused;		/* BLK_STS_AGAIN in a row; goes blocking at BL_REFUSED_MAX */
@@ -150,6 +152,8 @@ struct bl_queue {
 	unsigned int window;	/* after a refusal: most bios in flight; 0: iodepth */
 	u32 reason;		/* runtime or limit, when the queue ended on its own */
 	bool nowait;		/* submit with REQ_NOWAIT */
+	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
+	unsigned int poll_pos;	/* where the search for a bio to poll starts */
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
 	bool stopping;
 	bool ramp_done;		/* published with release: stats reset, count_start_ns set */
@@ -196,6 +200,8 @@ struct bl_params {
 	u64 randseed;
 	u64 sample_ns;		/* time-series interval; 0: none */
 	u32 sample_ring;	/* samples each queue keeps */
+	u32 rwmixtrim;		/* percent of trims */
+	u32 req;		/* BLKLOAD_REQ_* flags */
 	bool allow_write;
 	bool force;
 	bool detached;
@@ -236,6 +242,7 @@ struct bl_job {
 	bool counted;		/* in the job count and memory budget */
 	bool released;		/* done: slots, workers and device given back */
 	bool nowait;		/* the device takes REQ_NOWAIT and no bio needs a split */
+	bool trims;		/* the workload has trims: their stats are reported */
 
 	/* Shared with the workers. */
 	bool stop;

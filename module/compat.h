@@ -9,6 +9,7 @@
 #define _BLKLOAD_COMPAT_H
 
 #include <linux/bio.h>
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/file.h>
@@ -133,5 +134,49 @@ static inline void bl_bio_reset(struct bio *bio, struct block_device *b, blk_opf
 	bio->bi_opf = opf;
 #endif
 }
+
+/* Whether the device takes discards (trims). */
+static inline bool bl_bdev_can_discard(struct block_device *b)
+{
+#ifdef HAVE_BDEV_MAX_DISCARD_SECTORS
+	return bdev_max_discard_sectors(b);
+#else
+	return blk_queue_discard(bdev_get_queue(b));
+#endif
+}
+
+/*
+ * Whether a REQ_POLLED bio to the device is polled: the kernel has bio
+ * polling and the device poll queues (what /sys/block/X/queue/io_poll says).
+ */
+static inline bool bl_bdev_can_poll(struct block_device *b)
+{
+#ifdef HAVE_BIO_POLL
+	struct request_queue *q = bdev_get_queue(b);
+#if defined(BLK_FEAT_POLL)
+	if (!(q->limits.features & BLK_FEAT_POLL))
+		return false;
+	return !queue_is_mq(q) || q->tag_set->map[HCTX_TYPE_POLL].nr_queues;
+#else
+	return test_bit(QUEUE_FLAG_POLL, &q->queue_flags);
+#endif
+#else
+	return false;
+#endif
+}
+
+#ifdef HAVE_BIO_POLL
+#define BL_REQ_POLLED	REQ_POLLED
+static inline int bl_bio_poll(struct bio *bio)
+{
+	return bio_poll(bio, NULL, 0);
+}
+#else
+#define BL_REQ_POLLED	0
+static inline int bl_bio_poll(struct bio *bio)
+{
+	return 0;
+}
+#endif
 
 #endif /* _BLKLOAD_COMPAT_H */

@@ -87,15 +87,23 @@ static void bl_slot_free(struct bl_slot *slot)
 	kfree(slot);
 }
 
+/* Pages of a slot: none where every IO is a trim. */
+static unsigned int bl_slot_pages(const struct bl_params *p)
+{
+	if (p->rw == BLKLOAD_RW_TRIM || p->rw == BLKLOAD_RW_RANDTRIM)
+		return 0;
+	return DIV_ROUND_UP(p->bs, PAGE_SIZE);
+}
+
 static size_t bl_slot_size(const struct bl_params *p)
 {
-	return struct_size_t(struct bl_slot, bvecs, DIV_ROUND_UP(p->bs, PAGE_SIZE));
+	return struct_size_t(struct bl_slot, bvecs, bl_slot_pages(p));
 }
 
 /* Bytes one queue of a job with these parameters pins: slots, pages, arrays. */
 u64 bl_queue_mem(const struct bl_params *p)
 {
-	u64 pages = (u64)DIV_ROUND_UP(p->bs, PAGE_SIZE) * PAGE_SIZE;
+	u64 pages = (u64)bl_slot_pages(p) * PAGE_SIZE;
 
 	return bl_queue_keep(p) +
 	       (u64)p->iodepth * (bl_slot_size(p) + pages + 3 * sizeof(void *));
@@ -110,7 +118,7 @@ u64 bl_queue_keep(const struct bl_params *p)
 static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
 {
 	struct bl_job *job = q->job;
-	unsigned int nr = DIV_ROUND_UP(job->p.bs, PAGE_SIZE), i, left = job->p.bs;
+	unsigned int nr = bl_slot_pages(&job->p), i, left = job->p.bs;
 	struct bl_slot *slot;
 
 	slot = kzalloc_node(bl_slot_size(&job->p), GFP_KERNEL, node);
@@ -144,10 +152,10 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 {
 	int node = cpu_to_node(cpu);
 	bool random = job->p.rw == BLKLOAD_RW_RANDREAD || job->p.rw == BLKLOAD_RW_RANDWRITE ||
-		      job->p.rw == BLKLOAD_RW_RANDRW;
+		      job->p.rw == BLKLOAD_RW_RANDRW || job->p.rw == BLKLOAD_RW_RANDTRIM;
+	u32 mix, trim = job->p.rwmixtrim;
 	struct bl_queue *q;
 	unsigned int i;
-	u32 mix;
 
 	switch (job->p.rw) {
 	case BLKLOAD_RW_READ:
@@ -157,6 +165,11 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 	case BLKLOAD_RW_WRITE:
 	case BLKLOAD_RW_RANDWRITE:
 		mix = 0;
+		break;
+	case BLKLOAD_RW_TRIM:
+	case BLKLOAD_RW_RANDTRIM:
+		mix = 0;
+		trim = 100;
 		break;
 	default:
 		mix = job->p.rwmixread;
@@ -170,13 +183,15 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 	q->cpu = cpu;
 	q->index = index;
 	q->nowait = job->nowait;
+	q->polled = job->p.req & BLKLOAD_REQ_HIPRI;
 	init_llist_head(&q->done);
 	INIT_LIST_HEAD(&q->node);
 	u64_stats_init(&q->sync);
 	for (i = 0; i < BL_NR_OPS; i++)
 		bl_op_stats_init(&q->st[i]);
 	if (!bl_gen_init(&q->gen, job->p.randseed, index, job->nr_queues, random, mix,
-			 job->p.offset, job->p.size, job->p.bs))
+			 job->p.offset, job->p.size, job->p.bs) ||
+	    !bl_gen_set_trim(&q->gen, trim))
 		return -EINVAL;
 	q->limit = U64_MAX;
 	if (job->p.number_ios) {
@@ -275,11 +290,12 @@ static void bl_queue_reset_stats(struct bl_queue *q)
 
 static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 {
-	struct bl_op_stats *st = &q->st[slot->read ? BL_READ : BL_WRITE];
+	struct bl_op_stats *st = &q->st[slot->op];
 	struct bl_job *job = q->job;
 
 	if (unlikely(slot->status)) {
-		u32 coe = slot->read ? BLKLOAD_COE_READ : BLKLOAD_COE_WRITE;
+		/* A trim changes the device: its errors go with the writes'. */
+		u32 coe = slot->op == BL_READ ? BLKLOAD_COE_READ : BLKLOAD_COE_WRITE;
 
 		atomic_cmpxchg(&job->error, 0, blk_status_to_errno(slot->status));
 		if (!(job->p.coe & coe))
@@ -329,33 +345,67 @@ static void bl_stamp(struct bl_slot *slot, u64 off)
 }
 
 /*
- * Fills the slot's bio for its operation and offset (slot->read, slot->off);
+ * Fills the slot's bio for its operation and offset (slot->op, slot->off);
  * a write's data is stamped unless the slot goes again after a refusal.
+ * Trims and write-zeroes carry no data: only a size. Reads and writes are
+ * polled on a hipri job (a bio that must be split loses REQ_POLLED there
+ * and completes by interrupt); with the job's own nowait they carry
+ * REQ_NOWAIT, and a refusal is the bio's error (bl_queue_reap()).
  */
 static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 {
 	struct bl_job *job = q->job;
 	struct bio *bio = &slot->bio;
+	u32 req = job->p.req;
+	bool data = true;
 	blk_opf_t opf;
 	unsigned int i;
 
-	if (slot->read) {
+	switch (slot->op) {
+	case BL_READ:
 		opf = REQ_OP_READ;
-	} else {
+		break;
+	case BL_WRITE:
+		if (req & BLKLOAD_REQ_WRITE_ZEROES) {
+			opf = REQ_OP_WRITE_ZEROES;
+			data = false;
+			break;
+		}
 		if (!again)
 			bl_stamp(slot, slot->off);
 		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
+		if (req & BLKLOAD_REQ_FUA)
+			opf |= REQ_FUA;
+		if (req & BLKLOAD_REQ_PREFLUSH)
+			opf |= REQ_PREFLUSH;
+		break;
+	default:
+		opf = REQ_OP_DISCARD;
+		data = false;
 	}
-	/* Blocking: after a refusal with nothing in flight, or too many refusals. */
-	slot->nowait = q->nowait && !q->block_next && slot->refused < BL_REFUSED_MAX;
+	if (data && q->polled)
+		opf |= BL_REQ_POLLED;
+	/*
+	 * Blocking: after a refusal with nothing in flight, or too many
+	 * refusals; trims and write-zeroes may be split, which REQ_NOWAIT
+	 * does not allow.
+	 */
+	if (req & BLKLOAD_REQ_NOWAIT)
+		slot->nowait = data;
+	else
+		slot->nowait = data && q->nowait && !q->block_next &&
+			       slot->refused < BL_REFUSED_MAX;
 	q->block_next = false;
 	if (slot->nowait)
 		opf |= REQ_NOWAIT;
 	/* bio_reset() keeps bi_io_vec and bi_max_vecs; the pages are re-added. */
 	bl_bio_reset(bio, job->bdev.bdev, opf);
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
-	for (i = 0; i < slot->nr_pages; i++)
-		__bio_add_page(bio, slot->bvecs[i].bv_page, slot->bvecs[i].bv_len, 0);
+	if (data)
+		for (i = 0; i < slot->nr_pages; i++)
+			__bio_add_page(bio, slot->bvecs[i].bv_page, slot->bvecs[i].bv_len, 0);
+	else
+		bio->bi_iter.bi_size = job->p.bs;
 	bio->bi_end_io = bl_end_io;
 	bio->bi_private = slot;
 }
@@ -370,13 +420,16 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	struct llist_node *done = llist_del_all(&q->done);
 	u64 first = U64_MAX, last = 0, gap;
 	bool no_lat = q->job->p.no_lat;
+	/* The job's own nowait: a refusal is the IO's error, as fio's nowait. */
+	bool retry = !(q->job->p.req & BLKLOAD_REQ_NOWAIT);
 	unsigned int refused = 0, got = 0;
 	struct bl_slot *slot, *tmp;
 
 	llist_for_each_entry_safe(slot, tmp, done, node) {
 		WRITE_ONCE(q->inflight, q->inflight - 1);
-		if (unlikely(slot->nowait && (slot->status == BLK_STS_AGAIN ||
-					      slot->status == BLK_STS_NOTSUPP))) {
+		slot->busy = false;
+		if (unlikely(slot->nowait && retry && (slot->status == BLK_STS_AGAIN ||
+						       slot->status == BLK_STS_NOTSUPP))) {
 			/* A device that no longer takes REQ_NOWAIT (a dm reload). */
 			if (slot->status == BLK_STS_NOTSUPP)
 				q->nowait = false;
@@ -452,13 +505,14 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				slot = q->retry[--q->nr_retry];
 			} else {
 				slot = q->free[--q->nr_free];
-				slot->read = bl_gen_next(&q->gen, &slot->off);
+				slot->op = bl_gen_op(&q->gen, &slot->off);
 			}
 			bl_prep(q, slot, again);
 			slot->counted = q->ramp_done;
 			if (slot->counted)
 				q->issued++;
 			WRITE_ONCE(q->inflight, q->inflight + 1);
+			slot->busy = true;
 			/* From its first attempt: a refused bio's wait is in its latency. */
 			if (!no_lat && !again)
 				slot->submit_ns = ktime_get_ns();
@@ -574,6 +628,29 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 }
 
 /*
+ * Polls the device for the queue's polled bios: one bio_poll() on a bio in
+ * flight polls the hardware queue every bio of this CPU went to. The bio is
+ * the queue's own and only its worker reuses it, so it stays valid through
+ * the call even when it completes meanwhile. Returns true when it polled.
+ */
+static bool bl_queue_poll(struct bl_queue *q)
+{
+	unsigned int n = q->job->p.iodepth, i;
+
+	for (i = 0; i < n; i++) {
+		struct bl_slot *slot = q->slots[q->poll_pos];
+
+		if (++q->poll_pos == n)
+			q->poll_pos = 0;
+		if (slot->busy && (slot->bio.bi_opf & BL_REQ_POLLED)) {
+			bl_bio_poll(&slot->bio);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * One pass of the worker over queue @q at time @now: reap, move through the
  * ramp and the end conditions, submit. Returns true when it did anything
  * (the worker then passes again before sleeping). The turn's length goes
@@ -598,6 +675,9 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		u64_stats_update_end(&q->sync);
 	}
 	q->depth_t = now;
+	/* Polled IO in flight keeps the worker busy: it polls instead of sleeping. */
+	if (q->polled && q->inflight && bl_queue_poll(q))
+		busy = true;
 	if (!llist_empty(&q->done)) {
 		bl_queue_reap(q, now);
 		busy = true;

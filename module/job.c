@@ -54,14 +54,48 @@ void bl_jobs_info(u64 *mem_used, unsigned int *nr_jobs, unsigned int *nr_workers
 	*nr_workers = bl_nr_workers();
 }
 
-static bool bl_writes(u32 rw)
+static bool bl_trim_only(u32 rw)
 {
-	return rw != BLKLOAD_RW_READ && rw != BLKLOAD_RW_RANDREAD;
+	return rw == BLKLOAD_RW_TRIM || rw == BLKLOAD_RW_RANDTRIM;
+}
+
+/* Whether the workload has trims. */
+static bool bl_trims(const struct bl_params *p)
+{
+	return bl_trim_only(p->rw) || p->rwmixtrim;
+}
+
+/* Whether the workload changes the device: writes or trims. */
+static bool bl_writes(const struct bl_params *p)
+{
+	return (p->rw != BLKLOAD_RW_READ && p->rw != BLKLOAD_RW_RANDREAD) || p->rwmixtrim;
+}
+
+/* Whether it has reads or writes (not only trims). */
+static bool bl_has_data(const struct bl_params *p)
+{
+	return !bl_trim_only(p->rw) && p->rwmixtrim < 100;
+}
+
+/* Whether it has writes (not only reads and trims). */
+static bool bl_has_writes(const struct bl_params *p)
+{
+	switch (p->rw) {
+	case BLKLOAD_RW_WRITE:
+	case BLKLOAD_RW_RANDWRITE:
+		return p->rwmixtrim < 100;
+	case BLKLOAD_RW_RW:
+	case BLKLOAD_RW_RANDRW:
+		return p->rwmixtrim < 100 && p->rwmixread < 100;
+	default:
+		return false;
+	}
 }
 
 static bool bl_sequential(u32 rw)
 {
-	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW;
+	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW ||
+	       rw == BLKLOAD_RW_TRIM;
 }
 
 /* Drops the job's workers, with bl_jobs_lock held; those to stop go on @stop. */
@@ -230,9 +264,28 @@ static int bl_open_error(int err, struct netlink_ext_ack *extack)
 static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 			   struct netlink_ext_ack *extack)
 {
-	if (bl_writes(p->rw) && !p->allow_write) {
-		NL_SET_ERR_MSG(extack, "the workload writes: allow-write is required");
+	if (bl_trim_only(p->rw) && p->rwmixtrim) {
+		NL_SET_ERR_MSG(extack, "rwmixtrim is for read and write patterns");
+		return -EINVAL;
+	}
+	if (bl_writes(p) && !p->allow_write) {
+		NL_SET_ERR_MSG(extack,
+			       "the workload writes or trims: allow-write is required");
 		return -EPERM;
+	}
+	if ((p->req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH | BLKLOAD_REQ_WRITE_ZEROES)) &&
+	    !bl_has_writes(p)) {
+		NL_SET_ERR_MSG(extack, "fua, preflush and write-zeroes need writes");
+		return -EINVAL;
+	}
+	if ((p->req & BLKLOAD_REQ_WRITE_ZEROES) &&
+	    (p->req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH))) {
+		NL_SET_ERR_MSG(extack, "write-zeroes carry no data: not with fua or preflush");
+		return -EINVAL;
+	}
+	if ((p->req & (BLKLOAD_REQ_HIPRI | BLKLOAD_REQ_NOWAIT)) && !bl_has_data(p)) {
+		NL_SET_ERR_MSG(extack, "hipri and nowait apply to reads and writes, not trims");
+		return -EINVAL;
 	}
 	if (p->bs % SECTOR_SIZE || p->bs > BLKLOAD_BS_MAX) {
 		NL_SET_ERR_MSG(extack, "bs must be a multiple of 512 and at most 4 MiB");
@@ -352,6 +405,33 @@ static bool bl_job_nowait(struct bl_job *job)
 	return true;
 }
 
+/* The request flavours and trims the device must take. */
+static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
+{
+	struct block_device *bdev = job->bdev.bdev;
+	u32 req = job->p.req;
+
+	if (bl_trims(&job->p) && !bl_bdev_can_discard(bdev)) {
+		NL_SET_ERR_MSG(extack, "the device does not support discard (trim)");
+		return -EOPNOTSUPP;
+	}
+	if ((req & BLKLOAD_REQ_WRITE_ZEROES) && !bdev_write_zeroes_sectors(bdev)) {
+		NL_SET_ERR_MSG(extack, "the device does not support write-zeroes");
+		return -EOPNOTSUPP;
+	}
+	if ((req & BLKLOAD_REQ_HIPRI) && !bl_bdev_can_poll(bdev)) {
+		NL_SET_ERR_MSG(extack,
+			       "hipri: the device has no poll queues (queue/io_poll is 0), or the kernel cannot poll");
+		return -EOPNOTSUPP;
+	}
+	if ((req & BLKLOAD_REQ_NOWAIT) && !job->nowait) {
+		NL_SET_ERR_MSG(extack,
+			       "nowait: the device does not take REQ_NOWAIT, or bs needs a split");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* Reserves the job's share of the job count and the memory budget. */
 static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
 {
@@ -453,8 +533,8 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	}
 
 	/* Writes claim the device unless forced; reads never do. */
-	ret = bl_bdev_open(&job->bdev, path, bl_writes(job->p.rw),
-			   bl_writes(job->p.rw) && !job->p.force ? job : NULL);
+	ret = bl_bdev_open(&job->bdev, path, bl_writes(&job->p),
+			   bl_writes(&job->p) && !job->p.force ? job : NULL);
 	if (ret) {
 		job->bdev.bdev = NULL;
 		bl_open_error(ret, extack);
@@ -466,6 +546,10 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	if (ret)
 		goto err_free;
 	job->nowait = bl_job_nowait(job);
+	ret = bl_check_device(job, extack);
+	if (ret)
+		goto err_free;
+	job->trims = bl_trims(&job->p);
 	ret = bl_job_reserve(job, extack);
 	if (ret)
 		goto err_free;

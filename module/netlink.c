@@ -161,6 +161,8 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.force = nla_get_flag(tb[BLKLOAD_A_FORCE]);
 	p.detached = nla_get_flag(tb[BLKLOAD_A_DETACHED]);
 	p.no_lat = nla_get_flag(tb[BLKLOAD_A_NO_LAT]);
+	p.rwmixtrim = bl_nla_u32(tb[BLKLOAD_A_RWMIXTRIM], 0);
+	p.req = bl_nla_u32(tb[BLKLOAD_A_REQ_FLAGS], 0);
 
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		return -ENOMEM;
@@ -415,6 +417,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 				      bl_queue_inflight(q), 0) ||
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false, false) ||
 		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false, false) ||
+		    (job->trims &&
+		     bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_TRIM, &st[BL_TRIM], false, false)) ||
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0) ||
 		    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(qdepth), qdepth) ||
 		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CTX, qctx, 0))
@@ -482,8 +486,13 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, job->p.coe) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_INTERVAL, job->p.sample_ns, 0) ||
 	    nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, job->p.sample_ring) ||
+	    nla_put_u32(msg, BLKLOAD_A_RWMIXTRIM, job->p.rwmixtrim) ||
+	    nla_put_u32(msg, BLKLOAD_A_REQ_FLAGS, job->p.req) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
-	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS)) {
+	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS) ||
+	    /* The sums bl_nl_put_stats() left in buf. */
+	    (job->trims &&
+	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &buf[BL_TRIM], hist, true))) {
 		genlmsg_cancel(msg, hdr);
 		goto out;
 	}
@@ -501,7 +510,7 @@ static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 		    nla_total_size(cpumask_size());
 
 	if (hist)
-		sz += 4 * nla_total_size(sizeof(u64) * BL_HIST_NR);
+		sz += (job->trims ? 6 : 4) * nla_total_size(sizeof(u64) * BL_HIST_NR);
 	if (queues)
 		sz += job->nr_queues * 1024;
 	return sz;
@@ -679,7 +688,10 @@ static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 		    bl_nl_put_sample_op(msg, BLKLOAD_A_SAMPLE_READ, &buf[0].op[BL_READ],
 					buf[0].chist[BL_READ]) ||
 		    bl_nl_put_sample_op(msg, BLKLOAD_A_SAMPLE_WRITE, &buf[0].op[BL_WRITE],
-					buf[0].chist[BL_WRITE])) {
+					buf[0].chist[BL_WRITE]) ||
+		    (job->trims &&
+		     bl_nl_put_sample_op(msg, BLKLOAD_A_SAMPLE_TRIM, &buf[0].op[BL_TRIM],
+					 buf[0].chist[BL_TRIM]))) {
 			/* Full: this one and the rest in the next reply. */
 			if (nest)
 				nla_nest_cancel(msg, nest);

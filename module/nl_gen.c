@@ -51,6 +51,7 @@ const struct nla_policy blkload_sample_nl_policy[BLKLOAD_A_SAMPLE_MAX + 1] = {
 	[BLKLOAD_A_SAMPLE_READ] = NLA_POLICY_NESTED(blkload_sample_op_nl_policy),
 	[BLKLOAD_A_SAMPLE_WRITE] = NLA_POLICY_NESTED(blkload_sample_op_nl_policy),
 	[BLKLOAD_A_SAMPLE_QUEUES] = { .type = NLA_U32, },
+	[BLKLOAD_A_SAMPLE_TRIM] = NLA_POLICY_NESTED(blkload_sample_op_nl_policy),
 };
 
 const struct nla_policy blkload_sample_op_nl_policy[BLKLOAD_A_SAMPLE_OP_MAX + 1] = {
@@ -85,6 +86,7 @@ const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX 
 	[BLKLOAD_A_QUEUE_STATS_STALL_MAX] = { .type = NLA_U64, },
 	[BLKLOAD_A_QUEUE_STATS_DEPTH_TIME] = { .type = NLA_BINARY, },
 	[BLKLOAD_A_QUEUE_STATS_CTX] = { .type = NLA_U64, },
+	[BLKLOAD_A_QUEUE_STATS_TRIM] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 };
 
 const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] = {
@@ -124,7 +126,7 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_NR_JOBS] = { .type = NLA_U32, },
 	[BLKLOAD_A_JOB_ID] = { .type = NLA_U32, },
 	[BLKLOAD_A_PATH] = { .type = NLA_NUL_STRING, .len = 4096, },
-	[BLKLOAD_A_RW] = NLA_POLICY_MAX(NLA_U32, 5),
+	[BLKLOAD_A_RW] = NLA_POLICY_MAX(NLA_U32, 7),
 	[BLKLOAD_A_RWMIXREAD] = NLA_POLICY_MAX(NLA_U32, 100),
 	[BLKLOAD_A_BS] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_bs_range),
 	[BLKLOAD_A_IODEPTH] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_iodepth_range),
@@ -163,4 +165,7 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_SAMPLE] = NLA_POLICY_NESTED(blkload_sample_nl_policy),
 	[BLKLOAD_A_SAMPLE_NEXT] = { .type = NLA_U64, },
 	[BLKLOAD_A_SAMPLE_LOST] = { .type = NLA_U64, },
+	[BLKLOAD_A_RWMIXTRIM] = NLA_POLICY_MAX(NLA_U32, 100),
+	[BLKLOAD_A_REQ_FLAGS] = NLA_POLICY_MAX(NLA_U32, 31),
+	[BLKLOAD_A_STATS_TRIM] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
 };

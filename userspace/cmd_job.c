@@ -228,7 +228,7 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 		out_begin_array(o, "jobs", NULL);
 		for (unsigned int i = 0; i < g.n; i++) {
 			const struct job *j = &g.jobs[i];
-			uint64_t ios = j->op[OP_READ].ios + j->op[OP_WRITE].ios;
+			uint64_t ios = job_ios(j);
 
 			if (!ctx->json) {
 				char *st = xasprintf("%s%s", state_name(j->state),
@@ -296,14 +296,14 @@ static int monitor_event(struct nl_msg *msg, void *arg)
 		out_str(o, "device", NULL, j.path);
 		out_str(o, "done_reason", NULL, reason_name(j.reason));
 		out_s64(o, "error", NULL, -j.error, NULL);
-		out_u64(o, "ios", NULL, j.op[OP_READ].ios + j.op[OP_WRITE].ios, NULL);
+		out_u64(o, "ios", NULL, job_ios(&j), NULL);
 		out_u64(o, "elapsed_ns", NULL, j.elapsed, NULL);
 		out_free(o);
 	} else {
 		printf("job %u %s: done (%s)%s%s, %" PRIu64 " IOs in %.3f s\n", j.id, j.path,
 		       reason_name(j.reason), j.error ? ", error " : "",
 		       j.error ? strerror(-j.error) : "",
-		       j.op[OP_READ].ios + j.op[OP_WRITE].ios, (double)j.elapsed / 1e9);
+		       job_ios(&j), (double)j.elapsed / 1e9);
 	}
 	fflush(stdout);
 	job_clear(&j);

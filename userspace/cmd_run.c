@@ -47,8 +47,8 @@ static void progress(const struct job *jobs, unsigned int n, const struct worklo
 		bool seen = false;
 
 		if (!ramp) {
-			ios += jobs[i].op[OP_READ].ios + jobs[i].op[OP_WRITE].ios;
-			bytes += jobs[i].op[OP_READ].bytes + jobs[i].op[OP_WRITE].bytes;
+			ios += job_ios(&jobs[i]);
+			bytes += job_bytes(&jobs[i]);
 			continue;
 		}
 		/* Each device once, however many jobs it has. */
@@ -240,7 +240,7 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 
 static bool job_failed(const struct job *j)
 {
-	return j->error || j->op[OP_READ].errors || j->op[OP_WRITE].errors ||
+	return j->error || job_errors(j) ||
 	       j->state != BLKLOAD_STATE_DONE || j->reason == BLKLOAD_REASON_CPU_OFFLINE;
 }
 
@@ -278,7 +278,7 @@ static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
 			out[i].opts = &w->opts;
 			out[i].name = w->name;
 			out[i].logs = &w->logs;
-			if (out[i].error || out[i].op[OP_READ].errors || out[i].op[OP_WRITE].errors)
+			if (out[i].error || job_errors(&out[i]))
 				rc = 1;
 		}
 	} else {

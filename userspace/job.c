@@ -18,6 +18,8 @@ static const char *const rw_names[] = {
 	[BLKLOAD_RW_RANDWRITE] = "randwrite",
 	[BLKLOAD_RW_RW] = "rw",
 	[BLKLOAD_RW_RANDRW] = "randrw",
+	[BLKLOAD_RW_TRIM] = "trim",
+	[BLKLOAD_RW_RANDTRIM] = "randtrim",
 };
 
 static const char *const state_names[] = {
@@ -58,6 +60,40 @@ int rw_parse(const char *s, uint32_t *rw)
 	return -1;
 }
 
+const char *req_name(uint32_t bit)
+{
+	switch (bit) {
+	case BLKLOAD_REQ_FUA:
+		return "fua";
+	case BLKLOAD_REQ_PREFLUSH:
+		return "preflush";
+	case BLKLOAD_REQ_HIPRI:
+		return "hipri";
+	case BLKLOAD_REQ_NOWAIT:
+		return "nowait";
+	case BLKLOAD_REQ_WRITE_ZEROES:
+		return "write_zeroes";
+	default:
+		return "?";
+	}
+}
+
+char *req_names(uint32_t req)
+{
+	char *s = xstrdup("");
+
+	for (unsigned int b = 0; b < 32; b++) {
+		char *t;
+
+		if (!(req >> b & 1))
+			continue;
+		t = xasprintf("%s%s%s", s, *s ? " " : "", req_name(1U << b));
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 const char *state_name(uint32_t s)
 {
 	return s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
@@ -73,6 +109,40 @@ void op_clear(struct op_stats *op)
 	free(op->hist);
 	free(op->chist);
 	memset(op, 0, sizeof(*op));
+}
+
+uint64_t job_ios(const struct job *j)
+{
+	return j->op[OP_READ].ios + j->op[OP_WRITE].ios + j->op[OP_TRIM].ios;
+}
+
+uint64_t job_errors(const struct job *j)
+{
+	return j->op[OP_READ].errors + j->op[OP_WRITE].errors + j->op[OP_TRIM].errors;
+}
+
+uint64_t job_bytes(const struct job *j)
+{
+	return j->op[OP_READ].bytes + j->op[OP_WRITE].bytes + j->op[OP_TRIM].bytes;
+}
+
+bool job_has_op(const struct job *j, int op)
+{
+	bool trim_only = j->rw == BLKLOAD_RW_TRIM || j->rw == BLKLOAD_RW_RANDTRIM;
+
+	switch (op) {
+	case OP_TRIM:
+		return trim_only || j->rwmixtrim;
+	case OP_READ:
+		return !trim_only && j->rwmixtrim < 100 && j->rw != BLKLOAD_RW_WRITE &&
+		       j->rw != BLKLOAD_RW_RANDWRITE &&
+		       (j->rw == BLKLOAD_RW_READ || j->rw == BLKLOAD_RW_RANDREAD || j->rwmixread);
+	default:
+		return !trim_only && j->rwmixtrim < 100 && j->rw != BLKLOAD_RW_READ &&
+		       j->rw != BLKLOAD_RW_RANDREAD &&
+		       (j->rw == BLKLOAD_RW_WRITE || j->rw == BLKLOAD_RW_RANDWRITE ||
+			j->rwmixread < 100);
+	}
 }
 
 static uint64_t *hist_parse(const struct nlattr *a)
@@ -162,7 +232,8 @@ static int queue_parse(const struct nlattr *nest, struct queue_stats *q)
 	nla_get_u64_checked(tb[BLKLOAD_A_QUEUE_STATS_CTX], &q->ctx);
 	depth_parse(tb[BLKLOAD_A_QUEUE_STATS_DEPTH_TIME], q->depth_ns);
 	if (op_parse(tb[BLKLOAD_A_QUEUE_STATS_READ], &q->op[OP_READ]) ||
-	    op_parse(tb[BLKLOAD_A_QUEUE_STATS_WRITE], &q->op[OP_WRITE]))
+	    op_parse(tb[BLKLOAD_A_QUEUE_STATS_WRITE], &q->op[OP_WRITE]) ||
+	    op_parse(tb[BLKLOAD_A_QUEUE_STATS_TRIM], &q->op[OP_TRIM]))
 		return -1;
 	return 0;
 }
@@ -209,6 +280,8 @@ int job_parse(struct nlattr **tb, struct job *j)
 	j->path = xstrdup(path);
 	nla_get_u32_checked(tb[BLKLOAD_A_RW], &j->rw);
 	nla_get_u32_checked(tb[BLKLOAD_A_RWMIXREAD], &j->rwmixread);
+	nla_get_u32_checked(tb[BLKLOAD_A_RWMIXTRIM], &j->rwmixtrim);
+	nla_get_u32_checked(tb[BLKLOAD_A_REQ_FLAGS], &j->req);
 	nla_get_u32_checked(tb[BLKLOAD_A_BS], &j->bs);
 	nla_get_u32_checked(tb[BLKLOAD_A_IODEPTH], &j->iodepth);
 	nla_get_u32_checked(tb[BLKLOAD_A_BATCH], &j->batch);
@@ -245,6 +318,9 @@ int job_parse(struct nlattr **tb, struct job *j)
 	j->cpus = cpuset_format(&set);
 	j->nr_cpus = cpuset_count(&set);
 	cpuset_free(&set);
+	/* Beside stats: a nest holds 64 KiB. */
+	if (op_parse(tb[BLKLOAD_A_STATS_TRIM], &j->op[OP_TRIM]))
+		return -1;
 	return stats_parse(tb[BLKLOAD_A_STATS], j);
 }
 

@@ -16,7 +16,8 @@
 #include "out.h"
 #include "series.h"
 
-enum { OP_READ, OP_WRITE, NR_OPS };
+/* As the module's stats and the shared generator (BL_GEN_*) number them. */
+enum { OP_READ, OP_WRITE, OP_TRIM, NR_OPS };
 
 /*
  * One operation's counts and latencies (fio's names: slat until the submit
@@ -42,6 +43,7 @@ struct job {
 	uint32_t id;
 	char *path;
 	uint32_t rw, rwmixread, bs, iodepth, batch, state, reason, dev_lbs, owner, coe;
+	uint32_t rwmixtrim, req;	/* trims, request flavours (BLKLOAD_REQ_*) */
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;
@@ -92,10 +94,19 @@ void job_sum(struct job *a, const struct job *b);
 /* Adds @b's counts and latencies to @a. */
 void op_sum(struct op_stats *a, const struct op_stats *b);
 void op_clear(struct op_stats *op);
+/* IOs done (without error), errors, bytes: every operation together. */
+uint64_t job_ios(const struct job *j);
+uint64_t job_errors(const struct job *j);
+uint64_t job_bytes(const struct job *j);
+/* Whether the job (not a sum) has @op in its workload. */
+bool job_has_op(const struct job *j, int op);
 
 const char *rw_name(uint32_t rw);
 int rw_parse(const char *s, uint32_t *rw);
 const char *state_name(uint32_t s);
+/* A request flavour's option name (BLKLOAD_REQ_* bit); all of them, space separated (freed). */
+const char *req_name(uint32_t bit);
+char *req_names(uint32_t req);
 const char *reason_name(uint32_t r);
 
 struct report_opts {

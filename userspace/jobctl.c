@@ -132,6 +132,11 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
 	if (w->coe)
 		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
+	/* Only when asked: a module before them refuses what it does not know. */
+	if (w->rwmixtrim)
+		nla_put_u32(msg, BLKLOAD_A_RWMIXTRIM, w->rwmixtrim);
+	if (w->req)
+		nla_put_u32(msg, BLKLOAD_A_REQ_FLAGS, w->req);
 	if (samples && w->sample_ns)
 		nla_put_u64(msg, BLKLOAD_A_SAMPLE_INTERVAL, w->sample_ns);
 	if (samples && w->sample_ns && (w->sample_ring || !w->detached))
@@ -317,6 +322,8 @@ static int samples_parse(struct nlattr **tb, void *arg)
 		    op_parse(st[BLKLOAD_A_SAMPLE_READ], &smp->op[OP_READ], smp->chist[OP_READ]) ||
 		    op_parse(st[BLKLOAD_A_SAMPLE_WRITE], &smp->op[OP_WRITE],
 			     smp->chist[OP_WRITE]) ||
+		    (st[BLKLOAD_A_SAMPLE_TRIM] &&
+		     op_parse(st[BLKLOAD_A_SAMPLE_TRIM], &smp->op[OP_TRIM], smp->chist[OP_TRIM])) ||
 		    idx < c->from || idx >= c->se->next) {
 			c->bad = true;
 			continue;
@@ -537,7 +544,7 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 	if (n > 1 || ctx->json)
 		report_job(o, "all_jobs", &sum, "All jobs", &ro);
 	if (cw && cw->ended)
-		cpu_report(o, &cw->a, &cw->b, sum.op[OP_READ].ios + sum.op[OP_WRITE].ios, &cw->ex);
+		cpu_report(o, &cw->a, &cw->b, job_ios(&sum), &cw->ex);
 	/* fio's "Run status group" lines, each group once, in order. */
 	for (unsigned int i = 0; !ctx->json && du && i < n; i++) {
 		bool first = true;

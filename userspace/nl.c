@@ -125,6 +125,8 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_JOB_ID:
 	case BLKLOAD_A_SAMPLE_RING:
 	case BLKLOAD_A_SAMPLE_FROM:
+	case BLKLOAD_A_RWMIXTRIM:
+	case BLKLOAD_A_REQ_FLAGS:
 		return "";
 	default:
 		return NULL;
@@ -352,6 +354,8 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_CONTINUE_ON_ERROR] = "--continue_on_error",
 		[BLKLOAD_A_SAMPLE_INTERVAL] = "--sample-interval",
 		[BLKLOAD_A_SAMPLE_RING] = "--sample-ring",
+		[BLKLOAD_A_RWMIXTRIM] = "--rwmixtrim",
+		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",
 	};
 

@@ -59,6 +59,9 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_SAMPLE] = "sample",
 	[BLKLOAD_A_SAMPLE_NEXT] = "sample-next",
 	[BLKLOAD_A_SAMPLE_LOST] = "sample-lost",
+	[BLKLOAD_A_RWMIXTRIM] = "rwmixtrim",
+	[BLKLOAD_A_REQ_FLAGS] = "req-flags",
+	[BLKLOAD_A_STATS_TRIM] = "stats-trim",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

@@ -195,7 +195,7 @@ static void json_op(struct out *o, const char *key, const struct op_stats *op, u
 static void json_series(struct out *o, const struct series *se, bool no_lat,
 			const struct report_opts *ro)
 {
-	static const char *const dirs[] = { "read", "write" };
+	static const char *const dirs[BL_SAMPLE_OPS] = { "read", "write", "trim" };
 
 	out_begin_object(o, "time_series", NULL);
 	out_u64(o, "interval_ns", NULL, se->interval, NULL);
@@ -249,7 +249,7 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 static void json_job(struct out *o, const char *key, const struct job *j, const char *name,
 		     const struct report_opts *ro)
 {
-	uint64_t ios = j->op[OP_READ].ios + j->op[OP_WRITE].ios;
+	uint64_t ios = job_ios(j);
 	struct op_stats none = { 0 };
 	double depth[BL_DEPTH_NR];
 	const uint64_t *hist = NULL;
@@ -272,6 +272,12 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_str(o, "device", NULL, j->path);
 		out_str(o, "rw", NULL, rw_name(j->rw));
 		out_u64(o, "rwmixread", NULL, j->rwmixread, NULL);
+		out_u64(o, "rwmixtrim", NULL, j->rwmixtrim, NULL);
+		out_begin_array(o, "req", NULL);
+		for (unsigned int b = 0; b < 32; b++)
+			if (j->req >> b & 1)
+				out_str(o, NULL, NULL, req_name(1U << b));
+		out_end_array(o);
 		out_u64(o, "bs", NULL, j->bs, NULL);
 		out_u64(o, "iodepth", NULL, j->iodepth, NULL);
 		out_u64(o, "iodepth_batch_submit", NULL, j->batch, NULL);
@@ -296,7 +302,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_u64(o, "stall_max_ns", NULL, j->stall_max, NULL);
 	json_op(o, "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro, &j->ser, OP_READ);
 	json_op(o, "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro, &j->ser, OP_WRITE);
-	json_op(o, "trim", &none, j->elapsed, j->no_lat, ro, NULL, 0);
+	json_op(o, "trim", &j->op[OP_TRIM], j->elapsed, j->no_lat, ro, &j->ser, OP_TRIM);
 	out_begin_object(o, "sync", NULL);
 	out_u64(o, "total_ios", NULL, 0, NULL);
 	json_lat(o, "lat_ns", &none.lat, 0, NULL, ro);
@@ -340,6 +346,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_end_object(o);
 	op_sum(&all, &j->op[OP_READ]);
 	op_sum(&all, &j->op[OP_WRITE]);
+	op_sum(&all, &j->op[OP_TRIM]);
 	/* fio's distribution is of clat (lat where the split is unknown). */
 	if (!j->no_lat)
 		hist = all.split && all.chist ? all.chist : all.hist;
@@ -366,6 +373,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 			/* The kernel sends each queue's latency too: kept. */
 			json_op(o, "read", &q->op[OP_READ], j->elapsed, j->no_lat, ro, NULL, 0);
 			json_op(o, "write", &q->op[OP_WRITE], j->elapsed, j->no_lat, ro, NULL, 0);
+			json_op(o, "trim", &q->op[OP_TRIM], j->elapsed, j->no_lat, ro, NULL, 0);
 			depth_shares(q->depth_ns, depth);
 			out_begin_object(o, "iodepth_level", NULL);
 			for (unsigned int k = 0; k < BL_DEPTH_NR; k++)
@@ -502,6 +510,7 @@ static void text_dist(const struct job *j)
 
 	op_sum(&all, &j->op[OP_READ]);
 	op_sum(&all, &j->op[OP_WRITE]);
+	op_sum(&all, &j->op[OP_TRIM]);
 	if (!j->no_lat && all.hist && all.ios) {
 		lat_dist(all.split && all.chist ? all.chist : all.hist, all.ios, &d);
 		for (unsigned int u = 0; u < 3; u++) {
@@ -529,16 +538,17 @@ static void text_dist(const struct job *j)
 	       j->elapsed ? 100.0 * (double)j->usr_ns / (double)j->elapsed : 0.0,
 	       j->elapsed ? 100.0 * (double)(j->cpu_time - j->usr_ns) / (double)j->elapsed : 0.0,
 	       j->ctx,
-	       j->op[OP_READ].ios + j->op[OP_WRITE].ios ?
-	       (double)j->cpu_time / (double)(j->op[OP_READ].ios + j->op[OP_WRITE].ios) : 0.0,
+	       job_ios(j) ? (double)j->cpu_time / (double)job_ios(j) : 0.0,
 	       j->nr_cpus);
 	depth_shares(j->depth_ns, depth);
 	printf("  IO depths    : ");
 	for (unsigned int i = 0; i < BL_DEPTH_NR; i++)
 		printf("%s%s=%.1f%%", i ? ", " : "", depth_keys[i], depth[i]);
-	printf("\n     issued rwts: total=%" PRIu64 ",%" PRIu64 ",0,0 short=0,0,0,0 dropped=0,0,0,0\n",
+	printf("\n     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	       ",0 short=0,0,0,0 dropped=0,0,0,0\n",
 	       j->op[OP_READ].ios + j->op[OP_READ].errors,
-	       j->op[OP_WRITE].ios + j->op[OP_WRITE].errors);
+	       j->op[OP_WRITE].ios + j->op[OP_WRITE].errors,
+	       j->op[OP_TRIM].ios + j->op[OP_TRIM].errors);
 }
 
 static void text_job(const struct job *j, const char *name, const struct report_opts *ro)
@@ -550,20 +560,28 @@ static void text_job(const struct job *j, const char *name, const struct report_
 	if (sum) {
 		printf("%u queues\n", j->nr_cpus);
 	} else {
-		printf("job %u on %s, rw=%s, bs=%u, iodepth=%u, cpus=%s: %s", j->id, j->path,
-		       rw_name(j->rw), j->bs, j->iodepth, j->cpus, state_name(j->state));
+		char *req = req_names(j->req);
+
+		printf("job %u on %s, rw=%s, bs=%u, iodepth=%u, cpus=%s", j->id, j->path,
+		       rw_name(j->rw), j->bs, j->iodepth, j->cpus);
+		if (j->rwmixtrim)
+			printf(", rwmixtrim=%u", j->rwmixtrim);
+		if (*req)
+			printf(", %s", req);
+		printf(": %s", state_name(j->state));
+		free(req);
 		if (j->state == BLKLOAD_STATE_DONE)
 			printf(" (%s)", reason_name(j->reason));
 		if (j->error)
 			printf(", error %s", strerror(-j->error));
 		printf("\n");
 	}
-	if (j->op[OP_READ].ios || j->op[OP_READ].errors ||
-	    (!sum && j->rw != BLKLOAD_RW_WRITE && j->rw != BLKLOAD_RW_RANDWRITE))
+	if (j->op[OP_READ].ios || j->op[OP_READ].errors || (!sum && job_has_op(j, OP_READ)))
 		text_op("read", &j->op[OP_READ], j->elapsed, j->no_lat, ro, &j->ser, OP_READ);
-	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors ||
-	    (!sum && j->rw != BLKLOAD_RW_READ && j->rw != BLKLOAD_RW_RANDREAD))
+	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors || (!sum && job_has_op(j, OP_WRITE)))
 		text_op("write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro, &j->ser, OP_WRITE);
+	if (j->op[OP_TRIM].ios || j->op[OP_TRIM].errors || (!sum && job_has_op(j, OP_TRIM)))
+		text_op("trim", &j->op[OP_TRIM], j->elapsed, j->no_lat, ro, &j->ser, OP_TRIM);
 	text_dist(j);
 	/* A stall worth a line: a second or more without any completion. */
 	if (j->stall_max >= 1000000000ULL)
@@ -573,10 +591,12 @@ static void text_job(const struct job *j, const char *name, const struct report_
 		for (unsigned int i = 0; i < j->nr_queues; i++) {
 			const struct queue_stats *q = &j->queues[i];
 
-			printf("  cpu %u: read ios=%" PRIu64 ", write ios=%" PRIu64
-			       ", cpu %.3f s, inflight %" PRIu64,
-			       q->cpu, q->op[OP_READ].ios, q->op[OP_WRITE].ios,
-			       (double)q->cpu_time / 1e9, q->inflight);
+			printf("  cpu %u: read ios=%" PRIu64 ", write ios=%" PRIu64, q->cpu,
+			       q->op[OP_READ].ios, q->op[OP_WRITE].ios);
+			if (q->op[OP_TRIM].ios)
+				printf(", trim ios=%" PRIu64, q->op[OP_TRIM].ios);
+			printf(", cpu %.3f s, inflight %" PRIu64, (double)q->cpu_time / 1e9,
+			       q->inflight);
 			if (!j->no_lat)
 				printf(", lat mean read %.0f write %.0f ns",
 				       bl_lat_mean(&q->op[OP_READ].lat, q->op[OP_READ].ios),
@@ -598,7 +618,7 @@ void report_job(struct out *o, const char *key, const struct job *j, const char 
 /* fio's "Run status group N (all jobs):" lines for the jobs of one group. */
 void report_group(const struct job *jobs, unsigned int n, uint32_t groupid)
 {
-	static const char *const names[NR_OPS] = { "READ", "WRITE" };
+	static const char *const names[NR_OPS] = { "READ", "WRITE", "TRIM" };
 	bool any = false;
 
 	for (int op = 0; op < NR_OPS; op++) {

@@ -38,10 +38,21 @@ static const struct wopt wopts[] = {
 	{ "filename", required_argument, OPT_FILENAME, "DEV",
 	  "fio's: devices separated by ':' (\\: for a ':' in a name)" },
 	{ "rw", required_argument, OPT_RW, "PATTERN",
-	  "read write randread randwrite rw randrw (read)" },
+	  "read write randread randwrite rw randrw trim randtrim (read)" },
 	{ "readwrite", required_argument, OPT_RW, NULL, NULL },
 	{ "rwmixread", required_argument, OPT_RWMIXREAD, "PCT", "reads in rw/randrw (50)" },
 	{ "rwmixwrite", required_argument, OPT_RWMIXWRITE, "PCT", "writes in rw/randrw (50)" },
+	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",
+	  "trims among the IOs of a read or write pattern; rwmixread splits the rest (0)" },
+	{ "fua", optional_argument, OPT_FUA, NULL, "writes carry FUA (REQ_FUA; RWF_DSYNC in io_uring and libaio)" },
+	{ "preflush", optional_argument, OPT_PREFLUSH, NULL,
+	  "writes carry a cache flush before them (REQ_PREFLUSH; module only)" },
+	{ "hipri", optional_argument, OPT_HIPRI, NULL,
+	  "polled IO: the device needs poll queues (module: bio_poll; io_uring: IOPOLL)" },
+	{ "nowait", optional_argument, OPT_NOWAIT, NULL,
+	  "reads and writes the device cannot take now fail with EAGAIN (fio's nowait)" },
+	{ "write_zeroes", optional_argument, OPT_WRITE_ZEROES, NULL,
+	  "writes are write-zeroes, without data (REQ_OP_WRITE_ZEROES)" },
 	{ "bs", required_argument, OPT_BS, "SIZE", "block size, multiple of the logical block (4k)" },
 	{ "blocksize", required_argument, OPT_BS, NULL, NULL },
 	{ "iodepth", required_argument, OPT_IODEPTH, "N", "IOs in flight per CPU queue (1)" },
@@ -76,7 +87,6 @@ static const struct wopt wopts[] = {
 	{ "startdelay", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "loops", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "zonemode", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "hipri", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "buffer_compress_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "dedupe_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "zero_buffers", optional_argument, OPT_FIO_NO, NULL, NULL },
@@ -634,13 +644,41 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_RW:
 			if (rw_parse(optarg, &w->rw))
 				ret = bad_value(opts[idx].name, optarg,
-						"one of read write randread randwrite rw randrw");
+						"one of read write randread randwrite rw randrw trim randtrim");
 			w->have_rw = true;
 			break;
 		case OPT_RWMIXREAD:
 			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
+		case OPT_RWMIXTRIM:
+			ret = parse_u32_range(optarg, 0, 100, &w->rwmixtrim) ?
+			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_FUA:
+		case OPT_PREFLUSH:
+		case OPT_HIPRI:
+		case OPT_NOWAIT:
+		case OPT_WRITE_ZEROES: {
+			static const uint32_t bit[] = {
+				[OPT_FUA - OPT_FUA] = BLKLOAD_REQ_FUA,
+				[OPT_PREFLUSH - OPT_FUA] = BLKLOAD_REQ_PREFLUSH,
+				[OPT_HIPRI - OPT_FUA] = BLKLOAD_REQ_HIPRI,
+				[OPT_NOWAIT - OPT_FUA] = BLKLOAD_REQ_NOWAIT,
+				[OPT_WRITE_ZEROES - OPT_FUA] = BLKLOAD_REQ_WRITE_ZEROES,
+			};
+
+			/* fio's forms: bare, =1 or =0. */
+			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
+				break;
+			}
+			if (optarg && !strcmp(optarg, "0"))
+				w->req &= ~bit[c - OPT_FUA];
+			else
+				w->req |= bit[c - OPT_FUA];
+			break;
+		}
 		case OPT_RWMIXWRITE:
 			ret = parse_u32_range(optarg, 0, 100, &u32) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;

@@ -25,6 +25,7 @@ enum {
 	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
 	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
 	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
+	OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_HELP,
 };
 
@@ -32,6 +33,8 @@ struct workload {
 	char **devs;
 	unsigned int nr_devs;
 	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms, coe;
+	uint32_t rwmixtrim;	/* percent of trims in a read or write pattern */
+	uint32_t req;		/* BLKLOAD_REQ_* flags: fua, preflush, hipri, nowait, write-zeroes */
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;

@@ -8,9 +8,11 @@
  * disjoint sub-regions of the job's region in block-size steps and wrap
  * within their own sub-region (together they cover every block: the first
  * (blocks mod streams) of them take one block more); random streams draw
- * block-aligned offsets uniformly over the whole region. Reads and writes
- * of a mixed workload are drawn from the stream's own generator, rwmixread
- * percent of them reads.
+ * block-aligned offsets uniformly over the whole region. The operation of
+ * each IO is drawn from the stream's own generator: first a trim, rwmixtrim
+ * percent of the time (every time for a trim pattern, never without trims),
+ * else a read, rwmixread percent of the time. Without trims the sequence is
+ * the one it was before trims existed.
  */
 #ifndef _BLKLOAD_OFFSET_H
 #define _BLKLOAD_OFFSET_H
@@ -33,8 +35,12 @@ struct bl_gen {
 	BL_GEN_U64 next;	/* next block of a sequential stream */
 	BL_GEN_U32 bs;
 	BL_GEN_U32 rwmixread;	/* percent of reads, 0..100 */
+	BL_GEN_U32 rwmixtrim;	/* percent of trims, 0..100 (bl_gen_set_trim()) */
 	bool random;
 };
+
+/* The operations bl_gen_op() draws. */
+enum { BL_GEN_READ, BL_GEN_WRITE, BL_GEN_TRIM };
 
 /* splitmix64: a full-period 64-bit generator, cheap and well mixed. */
 static inline BL_GEN_U64 bl_gen_rand(struct bl_gen *g)
@@ -99,6 +105,7 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 		return false;
 	g->bs = bs;
 	g->rwmixread = rwmixread;
+	g->rwmixtrim = 0;
 	g->random = random;
 	g->next = 0;
 	/* Streams of one seed are independent: each starts from a mixed seed. */
@@ -117,17 +124,29 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 	return true;
 }
 
-/* Next operation: true for a read; then its byte offset in *@off. */
-static inline bool bl_gen_next(struct bl_gen *g, BL_GEN_U64 *off)
+/* Makes @pct percent of the stream's IOs trims (after bl_gen_init()). */
+static inline bool bl_gen_set_trim(struct bl_gen *g, BL_GEN_U32 pct)
 {
-	bool read;
+	if (pct > 100)
+		return false;
+	g->rwmixtrim = pct;
+	return true;
+}
 
-	if (g->rwmixread == 100)
-		read = true;
+/* Next operation (BL_GEN_READ, _WRITE, _TRIM); then its byte offset in *@off. */
+static inline int bl_gen_op(struct bl_gen *g, BL_GEN_U64 *off)
+{
+	int op;
+
+	if (g->rwmixtrim == 100 ||
+	    (g->rwmixtrim && bl_gen_below(g, 100) < g->rwmixtrim))
+		op = BL_GEN_TRIM;
+	else if (g->rwmixread == 100)
+		op = BL_GEN_READ;
 	else if (!g->rwmixread)
-		read = false;
+		op = BL_GEN_WRITE;
 	else
-		read = bl_gen_below(g, 100) < g->rwmixread;
+		op = bl_gen_below(g, 100) < g->rwmixread ? BL_GEN_READ : BL_GEN_WRITE;
 
 	if (g->random) {
 		*off = g->base + bl_gen_below(g, g->nblocks) * g->bs;
@@ -136,7 +155,13 @@ static inline bool bl_gen_next(struct bl_gen *g, BL_GEN_U64 *off)
 		if (++g->next == g->nblocks)
 			g->next = 0;
 	}
-	return read;
+	return op;
+}
+
+/* Next operation: true for a read (a trim is not); its byte offset in *@off. */
+static inline bool bl_gen_next(struct bl_gen *g, BL_GEN_U64 *off)
+{
+	return bl_gen_op(g, off) == BL_GEN_READ;
 }
 
 #endif /* _BLKLOAD_OFFSET_H */

@@ -25,7 +25,7 @@
 
 #define BL_SHIST_SHIFT	2
 #define BL_SHIST_NR	(BL_HIST_NR >> BL_SHIST_SHIFT)
-#define BL_SAMPLE_OPS	2	/* read, write */
+#define BL_SAMPLE_OPS	3	/* read, write, trim */
 
 /* One operation in one interval (latency sums in ns, their low 64 bits). */
 struct bl_sample_op {

@@ -88,13 +88,19 @@ static bool writes(uint32_t rw)
 
 static bool sequential(uint32_t rw)
 {
-	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW;
+	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW ||
+	       rw == BLKLOAD_RW_TRIM;
 }
 
 static bool random_rw(uint32_t rw)
 {
 	return rw == BLKLOAD_RW_RANDREAD || rw == BLKLOAD_RW_RANDWRITE ||
-	       rw == BLKLOAD_RW_RANDRW;
+	       rw == BLKLOAD_RW_RANDRW || rw == BLKLOAD_RW_RANDTRIM;
+}
+
+static bool trim_only(uint32_t rw)
+{
+	return rw == BLKLOAD_RW_TRIM || rw == BLKLOAD_RW_RANDTRIM;
 }
 
 static uint32_t mix(const struct workload *w)
@@ -105,6 +111,8 @@ static uint32_t mix(const struct workload *w)
 		return 100;
 	case BLKLOAD_RW_WRITE:
 	case BLKLOAD_RW_RANDWRITE:
+	case BLKLOAD_RW_TRIM:
+	case BLKLOAD_RW_RANDTRIM:
 		return 0;
 	default:
 		return w->rwmixread;
@@ -182,7 +190,8 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	q->cpu = cpu;
 	q->index = index;
 	if (!bl_gen_init(&q->gen, w->randseed, index, job->nr_queues, random_rw(w->rw), mix(w),
-			 w->offset, size, w->bs))
+			 w->offset, size, w->bs) ||
+	    !bl_gen_set_trim(&q->gen, trim_only(w->rw) ? 100 : w->rwmixtrim))
 		return -1;
 	q->limit = UINT64_MAX;
 	if (number_ios)
@@ -237,13 +246,14 @@ static void job_error(struct eng_job *job, int err)
 static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 {
 	const struct workload *w = q->t->run->w;
-	struct op_stats *st = &q->st[s->read ? OP_READ : OP_WRITE];
+	struct op_stats *st = &q->st[s->op];
 	uint64_t lat, slat;
 
 	if (s->res != (int64_t)w->bs) {
 		int err = s->res < 0 ? (int)s->res : -EIO;
 
 		job_error(q->job, err);
+		/* A trim changes the device: its errors go with the writes'. */
 		if (!(w->coe & (s->read ? BLKLOAD_COE_READ : BLKLOAD_COE_WRITE)))
 			job_end(q->job, BLKLOAD_REASON_ERROR);
 		st->errors++;
@@ -288,8 +298,9 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 		for (i = 0; i < b; i++) {
 			struct eng_slot *s = q->free[--q->nr_free];
 
-			s->read = bl_gen_next(&q->gen, &s->off);
-			if (!s->read)
+			s->op = bl_gen_op(&q->gen, &s->off);
+			s->read = s->op == OP_READ;
+			if (s->op == OP_WRITE && !(w->req & BLKLOAD_REQ_WRITE_ZEROES))
 				for (unsigned int o = 0; o < w->bs; o += BLKLOAD_SECTOR)
 					bl_stamp_sector((char *)s->buf + o, s->off + o);
 			s->counted = q->ramp_done;
@@ -566,6 +577,8 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	j->path = xstrdup(job->path);
 	j->rw = w->rw;
 	j->rwmixread = w->rwmixread;
+	j->rwmixtrim = w->rwmixtrim;
+	j->req = w->req;
 	j->bs = w->bs;
 	j->iodepth = w->iodepth;
 	j->batch = w->batch ? w->batch : 1;
@@ -663,6 +676,30 @@ static int job_open(struct eng_run *run, struct eng_job *job)
 	return 0;
 }
 
+/* What the engine cannot do of the workload, said; true when it cannot run it. */
+static bool engine_refuses(const struct engine_ops *ops, const struct workload *w)
+{
+	uint32_t no = w->req & ~ops->req;
+
+	if ((trim_only(w->rw) || w->rwmixtrim) && !ops->trim) {
+		fprintf(stderr, "blkload: --engine %s has no trims (the module and librbd have)\n",
+			ops->name);
+		return true;
+	}
+	if (trim_only(w->rw) && w->rwmixtrim) {
+		fprintf(stderr, "blkload: --rwmixtrim is for read and write patterns\n");
+		return true;
+	}
+	for (unsigned int b = 0; b < 32; b++) {
+		if (no >> b & 1) {
+			fprintf(stderr, "blkload: --engine %s has no --%s\n", ops->name,
+				req_name(1U << b));
+			return true;
+		}
+	}
+	return false;
+}
+
 int engine_run(const struct engine_ops *ops, const struct workload *w,
 	       volatile sig_atomic_t *interrupted, struct job *jobs, struct cpu_window *cw)
 {
@@ -675,8 +712,12 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 		free(cpus);
 		return -1;
 	}
-	if (writes(w->rw) && !w->allow_write) {
-		fprintf(stderr, "blkload: the workload writes: --allow-write is required\n");
+	if ((writes(w->rw) || w->rwmixtrim) && !w->allow_write) {
+		fprintf(stderr, "blkload: the workload writes or trims: --allow-write is required\n");
+		free(cpus);
+		return -1;
+	}
+	if (engine_refuses(ops, w)) {
 		free(cpus);
 		return -1;
 	}

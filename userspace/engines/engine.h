@@ -37,7 +37,8 @@ struct eng_slot {
 	uint64_t sent_ns;	/* after that call returned */
 	int64_t res;		/* bytes done, or a negative errno */
 	unsigned int index;	/* the buffer's index within its thread */
-	bool read;
+	int op;			/* OP_READ, OP_WRITE, OP_TRIM (the generator's BL_GEN_*) */
+	bool read;		/* op == OP_READ */
 	bool counted;		/* issued after the ramp */
 	struct eng_slot *next;	/* on an engine's list of completions */
 };
@@ -102,6 +103,8 @@ struct engine_ops {
 	const char *name;
 	const char *help;
 	bool images;		/* targets are --rbdname images, not --dev devices */
+	uint32_t req;		/* the request flavours it has (BLKLOAD_REQ_*) */
+	bool trim;		/* it has trims */
 	/* Per run, before threads: open each job's target (fd, dev_size, lbs). */
 	int (*job_open)(struct eng_run *run, struct eng_job *job);
 	void (*job_close)(struct eng_run *run, struct eng_job *job);

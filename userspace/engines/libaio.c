@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include <libaio.h>
+#include <linux/fs.h>
 
 #include "../util.h"
 #include "engine.h"
@@ -52,6 +53,7 @@ static int aio_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 	struct aio *a = t->priv;
 	struct iocb *list[64];
 	unsigned int bs = t->run->w->bs;
+	uint32_t req = t->run->w->req;
 	int ret;
 
 	if (n > 64)
@@ -64,6 +66,11 @@ static int aio_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 			io_prep_pread(cb, s->q->job->fd, s->buf, bs, (long long)s->off);
 		else
 			io_prep_pwrite(cb, s->q->job->fd, s->buf, bs, (long long)s->off);
+		/* RWF_DSYNC: an O_DIRECT write to a block device then carries REQ_FUA. */
+		if (!s->read && (req & BLKLOAD_REQ_FUA))
+			cb->aio_rw_flags |= RWF_DSYNC;
+		if (req & BLKLOAD_REQ_NOWAIT)
+			cb->aio_rw_flags |= RWF_NOWAIT;
 		cb->data = s;
 		list[i] = cb;
 	}
@@ -96,6 +103,7 @@ static int aio_reap(struct eng_thread *t, struct eng_slot **done, unsigned int m
 const struct engine_ops eng_libaio = {
 	.name = "libaio",
 	.help = "Linux native AIO (libaio), O_DIRECT",
+	.req = BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT,
 	.thread_init = aio_init,
 	.thread_exit = aio_exit,
 	.submit = aio_submit,

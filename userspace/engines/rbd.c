@@ -46,6 +46,9 @@
 	X(rbd_aio_read, int, (rbd_image_t, uint64_t, size_t, char *, rbd_completion_t)) \
 	X(rbd_aio_write, int, (rbd_image_t, uint64_t, size_t, const char *,	\
 			       rbd_completion_t))				\
+	X(rbd_aio_discard, int, (rbd_image_t, uint64_t, uint64_t, rbd_completion_t)) \
+	X(rbd_aio_write_zeroes, int, (rbd_image_t, uint64_t, size_t, rbd_completion_t, \
+				      int, int))					\
 	X(rbd_aio_get_return_value, ssize_t, (rbd_completion_t))		\
 	X(rbd_aio_release, void, (rbd_completion_t))
 
@@ -233,7 +236,7 @@ static void rbd_done(rbd_completion_t c, void *arg)
 	uint64_t one = 1;
 
 	s->res = lib.rbd_aio_get_return_value(c);
-	/* A write that succeeded returns 0, a read its length. */
+	/* A write, trim or write-zeroes that succeeded returns 0 (or its length), a read its length. */
 	if (!s->read && !s->res)
 		s->res = s->q->t->run->w->bs;
 	lib.rbd_aio_release(c);
@@ -259,8 +262,12 @@ static int rbd_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 		ret = lib.rbd_aio_create_completion(s, rbd_done, &c);
 		if (ret < 0)
 			return i ? (int)i : ret;
-		if (s->read)
+		if (s->op == OP_READ)
 			ret = lib.rbd_aio_read(rj->image, s->off, bs, s->buf, c);
+		else if (s->op == OP_TRIM)
+			ret = lib.rbd_aio_discard(rj->image, s->off, bs, c);
+		else if (t->run->w->req & BLKLOAD_REQ_WRITE_ZEROES)
+			ret = lib.rbd_aio_write_zeroes(rj->image, s->off, bs, c, 0, 0);
 		else
 			ret = lib.rbd_aio_write(rj->image, s->off, bs, s->buf, c);
 		if (ret < 0) {
@@ -305,6 +312,8 @@ const struct engine_ops eng_librbd = {
 	.name = "librbd",
 	.help = "Ceph librbd, rbd_aio_* on --pool/--rbdname (fio's rbd engine)",
 	.images = true,
+	.req = BLKLOAD_REQ_WRITE_ZEROES,
+	.trim = true,
 	.job_open = rbd_job_open,
 	.job_close = rbd_job_close,
 	.thread_init = rbd_thread_init,

@@ -2,13 +2,18 @@
 /*
  * io_uring engine: one ring per thread, the jobs' devices as registered
  * files and every slot's buffer as a registered buffer (fio's fixedbufs and
- * registerfiles), O_DIRECT reads and writes. No polling, no SQ thread: a
- * submission is an io_uring_enter() of the thread, as fio's default.
+ * registerfiles), O_DIRECT reads and writes. No SQ thread: a submission is
+ * an io_uring_enter() of the thread, as fio's default. --hipri makes the ring
+ * IORING_SETUP_IOPOLL (fio's hipri): completions are polled for in the
+ * waiting enter; --fua and --nowait are RWF_DSYNC (an O_DIRECT write to a
+ * block device then carries REQ_FUA) and RWF_NOWAIT on each IO.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+
+#include <linux/fs.h>
 
 #include <liburing.h>
 
@@ -28,7 +33,8 @@ static int uring_init(struct eng_thread *t)
 	unsigned int n = 0;
 
 	t->priv = u;
-	ret = io_uring_queue_init(t->depth, &u->ring, 0);
+	ret = io_uring_queue_init(t->depth, &u->ring,
+				  t->run->w->req & BLKLOAD_REQ_HIPRI ? IORING_SETUP_IOPOLL : 0);
 	if (ret < 0)
 		return ret;
 	fds = xcalloc(t->nr_queues, sizeof(*fds));
@@ -68,6 +74,7 @@ static void uring_exit(struct eng_thread *t)
 static int uring_submit(struct eng_thread *t, struct eng_slot **slots, unsigned int n)
 {
 	struct uring *u = t->priv;
+	uint32_t req = t->run->w->req;
 	unsigned int bs = t->run->w->bs;
 	int ret;
 
@@ -77,10 +84,15 @@ static int uring_submit(struct eng_thread *t, struct eng_slot **slots, unsigned 
 
 		if (!sqe)
 			return -EBUSY;	/* the ring is sized for every slot: never */
-		if (s->read)
+		if (s->read) {
 			io_uring_prep_read_fixed(sqe, s->q->file, s->buf, bs, s->off, (int)s->index);
-		else
+		} else {
 			io_uring_prep_write_fixed(sqe, s->q->file, s->buf, bs, s->off, (int)s->index);
+			if (req & BLKLOAD_REQ_FUA)
+				sqe->rw_flags |= RWF_DSYNC;
+		}
+		if (req & BLKLOAD_REQ_NOWAIT)
+			sqe->rw_flags |= RWF_NOWAIT;
 		sqe->flags |= IOSQE_FIXED_FILE;
 		io_uring_sqe_set_data(sqe, s);
 	}
@@ -123,6 +135,7 @@ static int uring_reap(struct eng_thread *t, struct eng_slot **done, unsigned int
 const struct engine_ops eng_io_uring = {
 	.name = "io_uring",
 	.help = "io_uring (liburing), O_DIRECT, registered buffers and files",
+	.req = BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT | BLKLOAD_REQ_HIPRI,
 	.thread_init = uring_init,
 	.thread_exit = uring_exit,
 	.submit = uring_submit,

@@ -104,7 +104,14 @@ TEST(names)
 	EXPECT_EQ(BLKLOAD_RW_RANDRW, rw);
 	EXPECT_EQ(0, rw_parse("readwrite", &rw));
 	EXPECT_EQ(BLKLOAD_RW_RW, rw);
-	EXPECT_EQ(-1, rw_parse("trim", &rw));
+	EXPECT_EQ(0, rw_parse("randtrim", &rw));
+	EXPECT_EQ(BLKLOAD_RW_RANDTRIM, rw);
+	EXPECT_EQ(-1, rw_parse("trimwrite", &rw));
+	EXPECT_STREQ("hipri", req_name(BLKLOAD_REQ_HIPRI));
+	char *req = req_names(BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT);
+
+	EXPECT_STREQ("fua nowait", req);
+	free(req);
 	EXPECT_STREQ("owner-gone", reason_name(BLKLOAD_REASON_OWNER_GONE));
 	EXPECT_STREQ("?", state_name(77));
 }

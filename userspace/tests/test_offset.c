@@ -84,6 +84,37 @@ TEST(rwmixread_ratio)
 	EXPECT_FALSE(bl_gen_next(&g, &off));
 }
 
+/* rwmixtrim of the IOs are trims, rwmixread of the rest reads; 0 changes nothing. */
+TEST(rwmixtrim_ratio)
+{
+	struct bl_gen g, plain, zero;
+	uint64_t off, o1, o2;
+	int n[3] = { 0 };
+
+	ASSERT_TRUE(bl_gen_init(&g, 5, 0, 1, true, 50, 0, 1 << 20, 4096));
+	ASSERT_TRUE(bl_gen_set_trim(&g, 20));
+	for (int i = 0; i < 100000; i++)
+		n[bl_gen_op(&g, &off)]++;
+	EXPECT_GT(n[BL_GEN_TRIM], 19500);
+	EXPECT_LT(n[BL_GEN_TRIM], 20500);
+	EXPECT_GT(n[BL_GEN_READ], 39500);
+	EXPECT_LT(n[BL_GEN_READ], 40500);
+	/* All trims: no draw for the operation, the offsets of a pure pattern. */
+	ASSERT_TRUE(bl_gen_init(&g, 5, 0, 1, true, 0, 0, 1 << 20, 4096));
+	ASSERT_TRUE(bl_gen_set_trim(&g, 100));
+	ASSERT_TRUE(bl_gen_init(&plain, 5, 0, 1, true, 0, 0, 1 << 20, 4096));
+	ASSERT_TRUE(bl_gen_init(&zero, 5, 0, 1, true, 0, 0, 1 << 20, 4096));
+	ASSERT_TRUE(bl_gen_set_trim(&zero, 0));
+	for (int i = 0; i < 1000; i++) {
+		ASSERT_EQ(BL_GEN_TRIM, bl_gen_op(&g, &off));
+		ASSERT_EQ(BL_GEN_WRITE, bl_gen_op(&plain, &o1));
+		ASSERT_EQ(BL_GEN_WRITE, bl_gen_op(&zero, &o2));
+		ASSERT_EQ(off, o1);
+		ASSERT_EQ(o1, o2);
+	}
+	EXPECT_FALSE(bl_gen_set_trim(&g, 101));
+}
+
 TEST(rejects_impossible)
 {
 	struct bl_gen g;
