@@ -167,9 +167,18 @@ static inline bool bl_bdev_can_poll(struct block_device *b)
 
 #ifdef HAVE_BIO_POLL
 #define BL_REQ_POLLED	REQ_POLLED
+/*
+ * Polls for @bio's hardware queue; what it completes is ended as one batch
+ * (tags and accounting together), as io_uring's polling does.
+ */
 static inline int bl_bio_poll(struct bio *bio)
 {
-	return bio_poll(bio, NULL, 0);
+	DEFINE_IO_COMP_BATCH(iob);
+	int ret = bio_poll(bio, &iob, 0);
+
+	if (iob.complete)
+		iob.complete(&iob);
+	return ret;
 }
 #else
 #define BL_REQ_POLLED	0

@@ -19,7 +19,11 @@
 #    none (0), the CLI reading samples as a run does (target <= 1%);
 #  - blkload's userspace engines against fio's at iodepth 32 on CPU 0:
 #    --engine io_uring against fio io_uring (fixedbufs, registerfiles),
-#    --engine libaio against fio libaio: they must not be handicapped.
+#    --engine libaio against fio libaio: they must not be handicapped;
+#  - polled IO (--hipri): blkload against fio io_uring --hipri (IOPOLL,
+#    fixedbufs, registerfiles) at iodepth 32 on CPU 0, on a null_blk with
+#    poll queues (target >= 3x: no syscall per poll).
+# BENCH_ONLY=polled runs the polled points alone.
 # Every blkload point of the last three is run BENCH_REPEAT times (default
 # 5), interleaved, and its median used: single runs under emulation swing
 # by 1.5x. BENCH_RUNTIME (seconds per point, default 5), BENCH_OUT (JSON).
@@ -74,6 +78,40 @@ many_iops() {
 	wait $r
 	cat "$f.iops"
 }
+
+# --- polled: blkload --hipri against fio io_uring --hipri -------------------
+polled() {
+	local pf=() pb=()
+	modprobe -r null_blk
+	modprobe null_blk nr_devices=1 gb=16 irqmode=0 memory_backed=0 queue_mode=2 \
+		submit_queues=2 poll_queues=2
+	echo none >/sys/block/nullb0/queue/scheduler
+	for ((i = 0; i < repeat; i++)); do
+		pf+=("$(fio_iops io_uring 32 --fixedbufs --registerfiles --hipri)")
+		pb+=("$(bl_iops 32 0 --dev $dev --hipri)")
+	done
+	echo "polled, iodepth 32: fio io_uring --hipri ${pf[*]}; blkload --hipri ${pb[*]}" >&2
+	python3 - "$out" "${pf[*]}" "${pb[*]}" <<'PY'
+import json, os, statistics, sys
+out = sys.argv[1]
+res = json.load(open(out)) if os.path.exists(out) else {}
+runs = {"fio_io_uring_hipri": [float(x) for x in sys.argv[2].split()],
+        "blkload_hipri": [float(x) for x in sys.argv[3].split()]}
+ratio = statistics.median(b / f for f, b in zip(runs["fio_io_uring_hipri"],
+                                                runs["blkload_hipri"]))
+res["polled"] = {"device": "null_blk poll_queues=2 irqmode=0, 4k randread, iodepth 32, CPU 0",
+                 "runs": runs, "blkload_vs_fio_io_uring_hipri": ratio}
+json.dump(res, open(out, "w"), indent=2)
+print("polled, iodepth 32: blkload --hipri %.2fx fio io_uring --hipri (median of pairs)"
+      "   target >= 3x" % ratio)
+PY
+}
+if [[ ${BENCH_ONLY:-} == polled ]]; then
+	rm -f "$out"
+	polled
+	cat "$out"
+	exit 0
+fi
 
 declare -A r
 for d in 1 32 128; do
@@ -168,6 +206,8 @@ print("engines at iodepth 32 (median of interleaved pairs): io_uring %.2fx fio i
           res["ratios"]["engine_io_uring_vs_fio_io_uring_qd32"],
           res["ratios"]["engine_libaio_vs_fio_libaio_qd32"]))
 PY
+
+polled
 
 # --- Ceph: the same engines on an RBD image, against fio's ----------------
 # krbd (/dev/rbd0) with io_uring and libaio, and librbd, each beside fio's
