@@ -34,6 +34,8 @@ static const struct cmd cmds[] = {
 	  cmd_compare, compare_opts },
 	{ "diff", "A.json B.json", "two compare results: change, interval, verdict", cmd_diff,
 	  diff_opts },
+	{ "prefill", "--dev DEV [OPTIONS]", "write a device once, front to back, before a test",
+	  cmd_prefill, prefill_opts },
 	{ "plot", "RESULT.json", "SVG charts of a JSON report with gnuplot", cmd_plot,
 	  plot_opts },
 	{ "completion", "", "a bash completion script, from the option tables", cmd_completion, NULL },

@@ -29,7 +29,7 @@ struct cmd {
 
 /* The commands' option tables: each parses its command and feeds the completion. */
 extern const struct option ids_opts[], stats_opts[], monitor_opts[], compare_opts[], diff_opts[],
-	info_opts[], plot_opts[];
+	info_opts[], plot_opts[], prefill_opts[];
 
 /* cmd_info.c */
 int cmd_info(struct ctx *ctx, int argc, char **argv);
@@ -47,5 +47,7 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv);
 int cmd_diff(struct ctx *ctx, int argc, char **argv);
 /* cmd_plot.c */
 int cmd_plot(struct ctx *ctx, int argc, char **argv);
+/* cmd_prefill.c */
+int cmd_prefill(struct ctx *ctx, int argc, char **argv);
 
 #endif

@@ -116,6 +116,8 @@ struct report_opts {
 	bool queues;		/* per-CPU rows */
 };
 
+/* fio's number formatting: four digits at most, a binary or decimal prefix (freed). */
+char *fmt_num(double v, bool binary, const char *unit);
 /* One job's (or the sum's) report object, text or JSON (report.c). */
 void report_job(struct out *o, const char *key, const struct job *j, const char *name,
 		const struct report_opts *ro);

@@ -390,7 +390,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
  * fio's number formatting: at most four digits, with a binary (KiB, MiB)
  * or decimal (kB, MB) unit prefix.
  */
-static char *fmt_num(double v, bool binary, const char *unit)
+char *fmt_num(double v, bool binary, const char *unit)
 {
 	static const char *const bin[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
 	static const char *const dec[] = { "", "k", "M", "G", "T", "P" };
