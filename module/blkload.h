@@ -33,6 +33,7 @@
 #include <net/net_namespace.h>
 
 #include <uapi/linux/blkload.h>
+#include <blkload/dist.h>
 #include <blkload/hist.h>
 #include <blkload/lat.h>
 #include <blkload/offset.h>
@@ -76,6 +77,12 @@ static inline void bl_op_stats_init(struct bl_op_stats *st)
 	bl_lat_init(&st->slat);
 }
 
+/* Latencies from the scheduled time of a rate-limited queue's IOs. */
+struct bl_sched_stats {
+	struct bl_lat lat[BL_NR_OPS];
+	u64 hist[BL_NR_OPS][BL_HIST_NR];
+};
+
 struct bl_queue;
 
 struct bl_slot {
@@ -84,6 +91,7 @@ struct bl_slot {
 	struct llist_node node;	/* on bl_queue.done once completed */
 	struct bl_slot *batch_next;	/* the bios of one plug, to stamp after its flush */
 	u64 off;		/* byte offset of its IO */
+	u64 sched_ns;		/* rate limit: when it was due */
 	u64 submit_ns;		/* before its first submit_bio() */
 	u64 sent_ns;		/* after its last submit_bio() returned */
 	u64 done_ns;
@@ -139,6 +147,7 @@ struct bl_queue {
 	unsigned int nr_retry;
 	unsigned long inflight;	/* read racily by job-get */
 	struct bl_gen gen;
+	struct bl_dist dist;	/* of a random stream's blocks */
 	u64 limit;		/* IOs this queue issues after the ramp; U64_MAX: no limit */
 	u64 issued;		/* IOs issued after the ramp */
 	u64 ramp_end;		/* ns */
@@ -155,6 +164,15 @@ struct bl_queue {
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
+	/*
+	 * Rate limit: this queue's share of the job's IOPS, the time the next
+	 * IO is due, the step between two (whole ns, and a remainder counted
+	 * in 1/rate ns) or, for poisson, the pacing generator's mean.
+	 */
+	u32 rate;
+	u64 sched_next;
+	u64 sched_step, sched_rem, sched_acc;
+	struct bl_gen pace;
 	bool stopping;
 	bool ramp_done;		/* published with release: stats reset, count_start_ns set */
 	bool finished;		/* published with release: end_ns set */
@@ -167,6 +185,7 @@ struct bl_queue {
 	u64 stall_max;
 	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];
+	struct bl_sched_stats *sched;	/* rate-limited queues only */
 
 	/*
 	 * Time series (sample.h): the worker writes sample nsamples into
@@ -202,6 +221,10 @@ struct bl_params {
 	u32 sample_ring;	/* samples each queue keeps */
 	u32 rwmixtrim;		/* percent of trims */
 	u32 req;		/* BLKLOAD_REQ_* flags */
+	u32 rate_iops;		/* 0: no limit */
+	u32 rate_process;	/* BLKLOAD_RATE_PROCESS_* */
+	u32 dist;		/* BLKLOAD_DIST_*: where random IOs go */
+	u32 dist_param;
 	bool allow_write;
 	bool force;
 	bool detached;
@@ -309,6 +332,8 @@ bool bl_queue_pending(struct bl_queue *q);
 void bl_queue_add_cpu(struct bl_queue *q, u64 ns, u64 ctx);
 void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 			 u64 *cpu_time, u64 *ctx, u64 *stall_max, u64 *depth_ns);
+void bl_queue_read_sched(struct bl_queue *q, struct bl_sched_stats *s, bool hist);
+void bl_sched_stats_init(struct bl_sched_stats *s);
 u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);
 unsigned long bl_queue_inflight(const struct bl_queue *q);
 u64 bl_queue_samples(const struct bl_queue *q);

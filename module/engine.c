@@ -112,7 +112,16 @@ u64 bl_queue_mem(const struct bl_params *p)
 /* Bytes of a queue that stay after its run: the statistics and the samples. */
 u64 bl_queue_keep(const struct bl_params *p)
 {
-	return sizeof(struct bl_queue) + (u64)p->sample_ring * sizeof(struct bl_sample);
+	return sizeof(struct bl_queue) + (u64)p->sample_ring * sizeof(struct bl_sample) +
+	       (p->rate_iops ? sizeof(struct bl_sched_stats) : 0);
+}
+
+void bl_sched_stats_init(struct bl_sched_stats *s)
+{
+	unsigned int op;
+
+	for (op = 0; op < BL_NR_OPS; op++)
+		bl_lat_init(&s->lat[op]);
 }
 
 static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
@@ -191,8 +200,25 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 		bl_op_stats_init(&q->st[i]);
 	if (!bl_gen_init(&q->gen, job->p.randseed, index, job->nr_queues, random, mix,
 			 job->p.offset, job->p.size, job->p.bs) ||
-	    !bl_gen_set_trim(&q->gen, trim))
+	    !bl_gen_set_trim(&q->gen, trim) ||
+	    /* One seed for all queues: the same hot blocks (bl_check_region() tried it). */
+	    !bl_dist_init(&q->dist, random ? job->p.dist : BLKLOAD_DIST_RANDOM,
+			  job->p.dist_param, q->gen.nblocks, job->p.randseed))
 		return -EINVAL;
+	if (job->p.rate_iops) {
+		/* An exact share: the job issues rate_iops a second in all. */
+		q->rate = job->p.rate_iops / job->nr_queues +
+			  (index < job->p.rate_iops % job->nr_queues ? 1 : 0);
+		q->sched_step = div_u64_rem(NSEC_PER_SEC, q->rate, &mix);
+		q->sched_rem = mix;
+		/* Its own stream: the offsets are those of the same job without a rate. */
+		bl_gen_init(&q->pace, job->p.randseed ^ 0x7061636500000000ULL, index,
+			    job->nr_queues, true, 0, 0, 1, 1);
+		q->sched = kvzalloc_node(sizeof(*q->sched), GFP_KERNEL, node);
+		if (!q->sched)
+			return -ENOMEM;
+		bl_sched_stats_init(q->sched);
+	}
 	q->limit = U64_MAX;
 	if (job->p.number_ios) {
 		/* An exact share: the job issues number_ios in all. */
@@ -250,6 +276,7 @@ void bl_queue_free(struct bl_queue *q)
 		return;
 	bl_queue_release(q);
 	kvfree(q->ring);
+	kvfree(q->sched);
 	kvfree(q);
 }
 
@@ -263,6 +290,7 @@ void bl_queue_start(struct bl_queue *q)
 	q->count_start_ns = job->start_ns;
 	q->progress_ns = job->start_ns;
 	q->sample_next = q->ramp_end + job->p.sample_ns;
+	q->sched_next = job->start_ns;
 	q->sample_last = q->ramp_end;
 	/* The above before ramp_done, for job-get readers. */
 	smp_store_release(&q->ramp_done, !job->p.ramp_ns);
@@ -283,6 +311,10 @@ static void bl_queue_reset_stats(struct bl_queue *q)
 	}
 	q->cpu_time = 0;
 	q->ctx = 0;
+	if (q->sched) {
+		memset(q->sched, 0, sizeof(*q->sched));
+		bl_sched_stats_init(q->sched);
+	}
 	q->stall_max = 0;
 	memset(q->depth_ns, 0, sizeof(q->depth_ns));
 	u64_stats_update_end(&q->sync);
@@ -325,6 +357,13 @@ static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 		bl_lat_add(&st->clat, lat - slat);
 		st->hist[bl_hist_idx(lat)]++;
 		st->chist[bl_hist_idx(lat - slat)]++;
+		if (q->sched) {
+			/* From when it was due: it went no earlier. */
+			u64 sl = done > slot->sched_ns ? done - slot->sched_ns : 0;
+
+			bl_lat_add(&q->sched->lat[slot->op], sl);
+			q->sched->hist[slot->op][bl_hist_idx(sl)]++;
+		}
 	}
 	u64_stats_update_end(&q->sync);
 }
@@ -476,8 +515,26 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	q->last_done_ns = max(last, q->last_done_ns);
 }
 
-static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
+/* A rate-limited queue's next IO is due one step (or an exponential draw) later. */
+static void bl_queue_pace(struct bl_queue *q)
 {
+	if (q->job->p.rate_process == BLKLOAD_RATE_PROCESS_POISSON) {
+		q->sched_next += bl_dist_exp(&q->pace, q->sched_step);
+		return;
+	}
+	q->sched_next += q->sched_step;
+	q->sched_acc += q->sched_rem;
+	if (q->sched_acc >= q->rate) {
+		q->sched_acc -= q->rate;
+		q->sched_next++;
+	}
+}
+
+/* Submits what the queue may now; returns whether anything went. */
+static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
+{
+	bool any = false;
+
 	struct bl_job *job = q->job;
 	unsigned int n = q->nr_free + q->nr_retry, batch = job->p.batch, i;
 	bool no_lat = job->p.no_lat;
@@ -488,7 +545,7 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	if (q->window)
 		n = min_t(unsigned long, n, q->window > q->inflight ? q->window - q->inflight : 0);
 	/* IO in flight from now on: a stall would be counted from here. */
-	if (n && !q->inflight)
+	if (n && !q->inflight && (!q->rate || q->nr_retry || q->sched_next <= now))
 		WRITE_ONCE(q->progress_ns, now);
 	while (n) {
 		unsigned int b = min(n, batch);
@@ -500,12 +557,22 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			struct bl_slot *slot;
 			bool again = q->nr_retry;
 
+			/* Not due yet: the worker comes back then (bl_queue_deadline()). */
+			if (!again && q->rate && q->sched_next > now) {
+				b = i;
+				n = i;
+				break;
+			}
 			if (again) {
 				/* The same operation, offset and data as the refused bio. */
 				slot = q->retry[--q->nr_retry];
 			} else {
 				slot = q->free[--q->nr_free];
-				slot->op = bl_gen_op(&q->gen, &slot->off);
+				slot->op = bl_gen_op_dist(&q->gen, &q->dist, &slot->off);
+				if (q->rate) {
+					slot->sched_ns = q->sched_next;
+					bl_queue_pace(q);
+				}
 			}
 			bl_prep(q, slot, again);
 			slot->counted = q->ramp_done;
@@ -538,11 +605,13 @@ static void bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			for (; plugged; plugged = plugged->batch_next)
 				plugged->sent_ns = sent;
 		}
+		any |= b;
 		n -= b;
 		/* The CPU is going away: nothing more from this worker. */
 		if (unlikely(READ_ONCE(*offline)))
 			break;
 	}
+	return any;
 }
 
 /*
@@ -622,6 +691,9 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 
 	if (next && next < *deadline)
 		*deadline = next;
+	/* A rate-limited queue's next IO, when it has a slot for it. */
+	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline)
+		*deadline = q->sched_next;
 	/* A stalled device still gets its (empty) samples on time. */
 	if (q->ring && q->ramp_done && q->sample_next < *deadline)
 		*deadline = q->sample_next;
@@ -706,8 +778,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	/* The limit ends the queue once every bio of it, refused ones too, is done. */
 	limit = q->ramp_done && q->issued >= q->limit && !q->nr_retry;
 	if (!q->stopping && !limit && (q->nr_free || q->nr_retry)) {
-		bl_queue_submit(q, now, &q->worker->offline);
-		busy = true;
+		/* A rate-limited queue may have nothing due: then it waits. */
+		busy |= bl_queue_submit(q, now, &q->worker->offline);
 	} else if ((q->stopping || limit) && !q->inflight) {
 		if (!q->stopping)
 			q->reason = BLKLOAD_REASON_LIMIT;
@@ -771,6 +843,21 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 		*ctx = q->ctx;
 		*stall_max = q->stall_max;
 		memcpy(depth_ns, q->depth_ns, sizeof(q->depth_ns));
+	} while (u64_stats_fetch_retry(&q->sync, start));
+}
+
+/* A copy of a rate-limited queue's latencies from the scheduled time. */
+void bl_queue_read_sched(struct bl_queue *q, struct bl_sched_stats *s, bool hist)
+{
+	unsigned int start, op;
+
+	do {
+		start = u64_stats_fetch_begin(&q->sync);
+		for (op = 0; op < BL_NR_OPS; op++) {
+			s->lat[op] = q->sched->lat[op];
+			if (hist)
+				memcpy(s->hist[op], q->sched->hist[op], sizeof(s->hist[op]));
+		}
 	} while (u64_stats_fetch_retry(&q->sync, start));
 }
 

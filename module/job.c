@@ -321,6 +321,14 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 		NL_SET_ERR_MSG(extack, "a requested CPU is offline or does not exist");
 		return -EINVAL;
 	}
+	if (p->rate_iops && p->rate_iops < cpumask_weight(cpus)) {
+		NL_SET_ERR_MSG(extack, "rate-iops is below one IO a second per CPU queue");
+		return -EINVAL;
+	}
+	if (p->rate_process && !p->rate_iops) {
+		NL_SET_ERR_MSG(extack, "rate-process without rate-iops");
+		return -EINVAL;
+	}
 	if (!p->batch)
 		p->batch = 1;
 	p->batch = min(p->batch, p->iodepth);
@@ -357,6 +365,19 @@ static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack,
 			       "the region holds fewer blocks than needed (one per CPU for sequential IO)");
 		return -EINVAL;
+	}
+	if (p->dist != BLKLOAD_DIST_RANDOM) {
+		struct bl_dist d;
+
+		if (bl_sequential(p->rw)) {
+			NL_SET_ERR_MSG(extack, "random-distribution is for random patterns");
+			return -EINVAL;
+		}
+		if (!bl_dist_init(&d, p->dist, p->dist_param, blocks, p->randseed)) {
+			NL_SET_ERR_MSG(extack,
+				       "random-distribution-param: zipf theta > 0, not 1, up to 10; pareto 0 < h < 1; normal below 100%");
+			return -EINVAL;
+		}
 	}
 	if (p->io_size) {
 		u64 n = div_u64(p->io_size, p->bs);

@@ -163,6 +163,10 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.no_lat = nla_get_flag(tb[BLKLOAD_A_NO_LAT]);
 	p.rwmixtrim = bl_nla_u32(tb[BLKLOAD_A_RWMIXTRIM], 0);
 	p.req = bl_nla_u32(tb[BLKLOAD_A_REQ_FLAGS], 0);
+	p.rate_iops = bl_nla_u32(tb[BLKLOAD_A_RATE_IOPS], 0);
+	p.rate_process = bl_nla_u32(tb[BLKLOAD_A_RATE_PROCESS], BLKLOAD_RATE_PROCESS_LINEAR);
+	p.dist = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], BLKLOAD_DIST_RANDOM);
+	p.dist_param = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], 0);
 
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		return -ENOMEM;
@@ -447,6 +451,57 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
+/* A rate-limited job's latencies from the scheduled time, its queues' added up. */
+static int bl_nl_put_sched(struct sk_buff *msg, struct bl_job *job, bool hist)
+{
+	static const int type[BL_NR_OPS] = {
+		[BL_READ] = BLKLOAD_A_SCHED_STATS_READ,
+		[BL_WRITE] = BLKLOAD_A_SCHED_STATS_WRITE,
+		[BL_TRIM] = BLKLOAD_A_SCHED_STATS_TRIM,
+	};
+	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
+	struct bl_sched_stats *sum, *one;
+	struct nlattr *nest;
+	unsigned int i, op, b;
+	int ret = -ENOMEM;
+
+	sum = kvzalloc(2 * sizeof(*sum), GFP_KERNEL);
+	if (!sum)
+		return ret;
+	one = sum + 1;
+	bl_sched_stats_init(sum);
+	for (i = 0; i < job->nr_queues; i++) {
+		struct bl_queue *q = job->queues[i];
+
+		/* Pairs with bl_queue_service() (ramp_done): the ramp's reset is done. */
+		if (!started || !smp_load_acquire(&q->ramp_done))
+			continue;
+		bl_queue_read_sched(q, one, hist);
+		for (op = 0; op < BL_NR_OPS; op++) {
+			bl_lat_merge(&sum->lat[op], &one->lat[op]);
+			for (b = 0; hist && b < BL_HIST_NR; b++)
+				sum->hist[op][b] += one->hist[op][b];
+		}
+	}
+	ret = -EMSGSIZE;
+	nest = nla_nest_start(msg, BLKLOAD_A_STATS_SCHED);
+	if (!nest)
+		goto out;
+	for (op = 0; op < BL_NR_OPS; op++) {
+		if (op == BL_TRIM && !job->trims)
+			continue;
+		if (bl_nl_put_lat(msg, type[op], &sum->lat[op], hist ? sum->hist[op] : NULL)) {
+			nla_nest_cancel(msg, nest);
+			goto out;
+		}
+	}
+	nla_nest_end(msg, nest);
+	ret = 0;
+out:
+	kvfree(sum);
+	return ret;
+}
+
 static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u32 seq,
 			  int flags, u8 cmd, bool hist, bool queues)
 {
@@ -488,11 +543,16 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, job->p.sample_ring) ||
 	    nla_put_u32(msg, BLKLOAD_A_RWMIXTRIM, job->p.rwmixtrim) ||
 	    nla_put_u32(msg, BLKLOAD_A_REQ_FLAGS, job->p.req) ||
+	    nla_put_u32(msg, BLKLOAD_A_RATE_IOPS, job->p.rate_iops) ||
+	    nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, job->p.rate_process) ||
+	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, job->p.dist) ||
+	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, job->p.dist_param) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
 	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS) ||
 	    /* The sums bl_nl_put_stats() left in buf. */
 	    (job->trims &&
-	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &buf[BL_TRIM], hist, true))) {
+	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &buf[BL_TRIM], hist, true)) ||
+	    (job->p.rate_iops && bl_nl_put_sched(msg, job, hist))) {
 		genlmsg_cancel(msg, hdr);
 		goto out;
 	}
@@ -510,7 +570,8 @@ static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 		    nla_total_size(cpumask_size());
 
 	if (hist)
-		sz += (job->trims ? 6 : 4) * nla_total_size(sizeof(u64) * BL_HIST_NR);
+		sz += ((job->trims ? 6 : 4) + (job->p.rate_iops ? 3 : 0)) *
+		      nla_total_size(sizeof(u64) * BL_HIST_NR);
 	if (queues)
 		sz += job->nr_queues * 1024;
 	return sz;

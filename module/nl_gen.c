@@ -104,6 +104,12 @@ const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] =
 	[BLKLOAD_A_OP_STATS_SLAT] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
 };
 
+const struct nla_policy blkload_sched_stats_nl_policy[BLKLOAD_A_SCHED_STATS_MAX + 1] = {
+	[BLKLOAD_A_SCHED_STATS_READ] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
+	[BLKLOAD_A_SCHED_STATS_WRITE] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
+	[BLKLOAD_A_SCHED_STATS_TRIM] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
+};
+
 const struct nla_policy blkload_lat_stats_nl_policy[BLKLOAD_A_LAT_STATS_MAX + 1] = {
 	[BLKLOAD_A_LAT_STATS_LAT_MIN] = { .type = NLA_U64, },
 	[BLKLOAD_A_LAT_STATS_LAT_MAX] = { .type = NLA_U64, },
@@ -168,4 +174,9 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RWMIXTRIM] = NLA_POLICY_MAX(NLA_U32, 100),
 	[BLKLOAD_A_REQ_FLAGS] = NLA_POLICY_MAX(NLA_U32, 31),
 	[BLKLOAD_A_STATS_TRIM] = NLA_POLICY_NESTED(blkload_op_stats_nl_policy),
+	[BLKLOAD_A_RATE_IOPS] = { .type = NLA_U32, },
+	[BLKLOAD_A_RATE_PROCESS] = NLA_POLICY_MAX(NLA_U32, 1),
+	[BLKLOAD_A_STATS_SCHED] = NLA_POLICY_NESTED(blkload_sched_stats_nl_policy),
+	[BLKLOAD_A_RANDOM_DISTRIBUTION] = NLA_POLICY_MAX(NLA_U32, 3),
+	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = { .type = NLA_U32, },
 };

@@ -15,6 +15,7 @@ extern const struct nla_policy blkload_sample_op_nl_policy[BLKLOAD_A_SAMPLE_OP_M
 extern const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1];
 extern const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1];
 extern const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1];
+extern const struct nla_policy blkload_sched_stats_nl_policy[BLKLOAD_A_SCHED_STATS_MAX + 1];
 extern const struct nla_policy blkload_lat_stats_nl_policy[BLKLOAD_A_LAT_STATS_MAX + 1];
 extern const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1];
 

@@ -78,6 +78,20 @@ const char *req_name(uint32_t bit)
 	}
 }
 
+char *dist_name(uint32_t dist, uint32_t param)
+{
+	switch (dist) {
+	case BLKLOAD_DIST_ZIPF:
+		return xasprintf("zipf:%g", param / 1000.0);
+	case BLKLOAD_DIST_PARETO:
+		return xasprintf("pareto:%g", param / 1000.0);
+	case BLKLOAD_DIST_NORMAL:
+		return xasprintf("normal:%g", param / 100.0);
+	default:
+		return xstrdup("random");
+	}
+}
+
 char *req_names(uint32_t req)
 {
 	char *s = xstrdup("");
@@ -108,6 +122,7 @@ void op_clear(struct op_stats *op)
 {
 	free(op->hist);
 	free(op->chist);
+	free(op->shist);
 	memset(op, 0, sizeof(*op));
 }
 
@@ -282,6 +297,10 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_RWMIXREAD], &j->rwmixread);
 	nla_get_u32_checked(tb[BLKLOAD_A_RWMIXTRIM], &j->rwmixtrim);
 	nla_get_u32_checked(tb[BLKLOAD_A_REQ_FLAGS], &j->req);
+	nla_get_u32_checked(tb[BLKLOAD_A_RATE_IOPS], &j->rate_iops);
+	nla_get_u32_checked(tb[BLKLOAD_A_RATE_PROCESS], &j->rate_process);
+	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], &j->dist);
+	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], &j->dist_param);
 	nla_get_u32_checked(tb[BLKLOAD_A_BS], &j->bs);
 	nla_get_u32_checked(tb[BLKLOAD_A_IODEPTH], &j->iodepth);
 	nla_get_u32_checked(tb[BLKLOAD_A_BATCH], &j->batch);
@@ -319,9 +338,29 @@ int job_parse(struct nlattr **tb, struct job *j)
 	j->nr_cpus = cpuset_count(&set);
 	cpuset_free(&set);
 	/* Beside stats: a nest holds 64 KiB. */
-	if (op_parse(tb[BLKLOAD_A_STATS_TRIM], &j->op[OP_TRIM]))
+	if (op_parse(tb[BLKLOAD_A_STATS_TRIM], &j->op[OP_TRIM]) ||
+	    stats_parse(tb[BLKLOAD_A_STATS], j))
 		return -1;
-	return stats_parse(tb[BLKLOAD_A_STATS], j);
+	if (tb[BLKLOAD_A_STATS_SCHED]) {
+		static const int type[NR_OPS] = {
+			[OP_READ] = BLKLOAD_A_SCHED_STATS_READ,
+			[OP_WRITE] = BLKLOAD_A_SCHED_STATS_WRITE,
+			[OP_TRIM] = BLKLOAD_A_SCHED_STATS_TRIM,
+		};
+		struct nlattr *st[BLKLOAD_A_SCHED_STATS_MAX + 1];
+
+		if (nla_parse_nested(st, BLKLOAD_A_SCHED_STATS_MAX, tb[BLKLOAD_A_STATS_SCHED],
+				     NULL) < 0)
+			return -1;
+		for (int op = 0; op < NR_OPS; op++) {
+			if (!st[type[op]])
+				continue;
+			if (lat_parse(st[type[op]], &j->op[op].sched, &j->op[op].shist))
+				return -1;
+			j->op[op].has_sched = true;
+		}
+	}
+	return 0;
 }
 
 void job_clear(struct job *j)
@@ -379,6 +418,11 @@ void op_sum(struct op_stats *x, const struct op_stats *y)
 	x->errors += y->errors;
 	hist_sum(&x->hist, y->hist);
 	hist_sum(&x->chist, y->chist);
+	if (y->has_sched) {
+		lat_sum(&x->sched, x->has_sched ? x->ios - y->ios : 0, &y->sched, y->ios);
+		x->has_sched = true;
+		hist_sum(&x->shist, y->shist);
+	}
 }
 
 void job_sum(struct job *a, const struct job *b)

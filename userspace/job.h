@@ -30,6 +30,10 @@ struct op_stats {
 	bool split;		/* slat and clat are known (not from an older module) */
 	uint64_t *hist;		/* of lat: BL_HIST_NR buckets, or NULL */
 	uint64_t *chist;	/* of clat, or NULL */
+	/* A rate-limited job: from each IO's scheduled time to its completion. */
+	bool has_sched;
+	struct bl_lat sched;
+	uint64_t *shist;
 };
 
 struct queue_stats {
@@ -44,6 +48,8 @@ struct job {
 	char *path;
 	uint32_t rw, rwmixread, bs, iodepth, batch, state, reason, dev_lbs, owner, coe;
 	uint32_t rwmixtrim, req;	/* trims, request flavours (BLKLOAD_REQ_*) */
+	uint32_t rate_iops, rate_process;
+	uint32_t dist, dist_param;	/* random_distribution (BLKLOAD_DIST_*) */
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;
@@ -107,6 +113,8 @@ const char *state_name(uint32_t s);
 /* A request flavour's option name (BLKLOAD_REQ_* bit); all of them, space separated (freed). */
 const char *req_name(uint32_t bit);
 char *req_names(uint32_t req);
+/* fio's random_distribution string of a job's (freed). */
+char *dist_name(uint32_t dist, uint32_t param);
 const char *reason_name(uint32_t r);
 
 struct report_opts {

@@ -137,6 +137,14 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_u32(msg, BLKLOAD_A_RWMIXTRIM, w->rwmixtrim);
 	if (w->req)
 		nla_put_u32(msg, BLKLOAD_A_REQ_FLAGS, w->req);
+	if (w->rate_iops)
+		nla_put_u32(msg, BLKLOAD_A_RATE_IOPS, w->rate_iops);
+	if (w->rate_process)
+		nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, w->rate_process);
+	if (w->dist) {
+		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, w->dist);
+		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, w->dist_param);
+	}
 	if (samples && w->sample_ns)
 		nla_put_u64(msg, BLKLOAD_A_SAMPLE_INTERVAL, w->sample_ns);
 	if (samples && w->sample_ns && (w->sample_ring || !w->detached))

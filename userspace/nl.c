@@ -127,6 +127,10 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_SAMPLE_FROM:
 	case BLKLOAD_A_RWMIXTRIM:
 	case BLKLOAD_A_REQ_FLAGS:
+	case BLKLOAD_A_RATE_IOPS:
+	case BLKLOAD_A_RATE_PROCESS:
+	case BLKLOAD_A_RANDOM_DISTRIBUTION:
+	case BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM:
 		return "";
 	default:
 		return NULL;
@@ -355,6 +359,10 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_SAMPLE_INTERVAL] = "--sample-interval",
 		[BLKLOAD_A_SAMPLE_RING] = "--sample-ring",
 		[BLKLOAD_A_RWMIXTRIM] = "--rwmixtrim",
+		[BLKLOAD_A_RATE_IOPS] = "--rate_iops",
+		[BLKLOAD_A_RATE_PROCESS] = "--rate_process",
+		[BLKLOAD_A_RANDOM_DISTRIBUTION] = "--random_distribution",
+		[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = "--random_distribution",
 		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",
 	};

@@ -62,6 +62,11 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_RWMIXTRIM] = "rwmixtrim",
 	[BLKLOAD_A_REQ_FLAGS] = "req-flags",
 	[BLKLOAD_A_STATS_TRIM] = "stats-trim",
+	[BLKLOAD_A_RATE_IOPS] = "rate-iops",
+	[BLKLOAD_A_RATE_PROCESS] = "rate-process",
+	[BLKLOAD_A_STATS_SCHED] = "stats-sched",
+	[BLKLOAD_A_RANDOM_DISTRIBUTION] = "random-distribution",
+	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = "random-distribution-param",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

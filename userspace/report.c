@@ -164,6 +164,9 @@ static void json_op(struct out *o, const char *key, const struct op_stats *op, u
 	json_lat(o, "clat_ns", op->split ? &op->clat : &none, op->split ? n : 0,
 		 op->split && !no_lat ? op->chist : NULL, ro);
 	json_lat(o, "lat_ns", &op->lat, n, no_lat ? NULL : op->hist, ro);
+	/* blkload's: from each IO's scheduled time (--rate_iops), waits for a slot included. */
+	if (op->has_sched)
+		json_lat(o, "sched_lat_ns", &op->sched, n, no_lat ? NULL : op->shist, ro);
 	/*
 	 * fio's statistics over the per-interval samples (bw in KiB/s), of
 	 * the full intervals; zeros without samples, as fio's. bw_agg is of
@@ -273,6 +276,13 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_str(o, "rw", NULL, rw_name(j->rw));
 		out_u64(o, "rwmixread", NULL, j->rwmixread, NULL);
 		out_u64(o, "rwmixtrim", NULL, j->rwmixtrim, NULL);
+		out_u64(o, "rate_iops", NULL, j->rate_iops, NULL);
+		char *dn = dist_name(j->dist, j->dist_param);
+
+		out_str(o, "random_distribution", NULL, dn);
+		free(dn);
+		out_str(o, "rate_process", NULL,
+			j->rate_process == BLKLOAD_RATE_PROCESS_POISSON ? "poisson" : "linear");
 		out_begin_array(o, "req", NULL);
 		for (unsigned int b = 0; b < 32; b++)
 			if (j->req >> b & 1)
@@ -482,10 +492,14 @@ static void text_op(const char *label, const struct op_stats *op, uint64_t elaps
 			text_lat("clat", &op->clat, op->ios);
 		}
 		text_lat("lat", &op->lat, op->ios);
+		if (op->has_sched)
+			text_lat("sched lat", &op->sched, op->ios);
 		if (ro->nr_percentiles && op->split && op->chist)
 			text_percentiles("clat", op->chist, op->ios, ro);
 		if (ro->nr_percentiles && op->hist)
 			text_percentiles(" lat", op->hist, op->ios, ro);
+		if (ro->nr_percentiles && op->has_sched && op->shist)
+			text_percentiles("sched lat", op->shist, op->ios, ro);
 	}
 	if (!se || !se->interval)
 		return;
@@ -566,6 +580,15 @@ static void text_job(const struct job *j, const char *name, const struct report_
 		       rw_name(j->rw), j->bs, j->iodepth, j->cpus);
 		if (j->rwmixtrim)
 			printf(", rwmixtrim=%u", j->rwmixtrim);
+		if (j->dist) {
+			char *dn = dist_name(j->dist, j->dist_param);
+
+			printf(", random_distribution=%s", dn);
+			free(dn);
+		}
+		if (j->rate_iops)
+			printf(", rate_iops=%u%s", j->rate_iops,
+			       j->rate_process == BLKLOAD_RATE_PROCESS_POISSON ? " poisson" : "");
 		if (*req)
 			printf(", %s", req);
 		printf(": %s", state_name(j->state));

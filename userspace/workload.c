@@ -42,6 +42,12 @@ static const struct wopt wopts[] = {
 	{ "readwrite", required_argument, OPT_RW, NULL, NULL },
 	{ "rwmixread", required_argument, OPT_RWMIXREAD, "PCT", "reads in rw/randrw (50)" },
 	{ "rwmixwrite", required_argument, OPT_RWMIXWRITE, "PCT", "writes in rw/randrw (50)" },
+	{ "rate_iops", required_argument, OPT_RATE_IOPS, "N",
+	  "IOs a second per job, spread over its queues; latency also from each IO's due time" },
+	{ "rate_process", required_argument, OPT_RATE_PROCESS, "linear|poisson",
+	  "spacing of rate_iops: even (linear) or exponential gaps (poisson)" },
+	{ "random_distribution", required_argument, OPT_RANDOM_DIST, "D",
+	  "random (default), zipf:THETA, pareto:H, normal:DEV% (fio's; random patterns)" },
 	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",
 	  "trims among the IOs of a read or write pattern; rwmixread splits the rest (0)" },
 	{ "fua", optional_argument, OPT_FUA, NULL, "writes carry FUA (REQ_FUA; RWF_DSYNC in io_uring and libaio)" },
@@ -74,11 +80,9 @@ static const struct wopt wopts[] = {
 	{ "thread", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	/* fio options blkload does not have (yet): one line each, not the usage. */
 	{ "verify", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "rate_iops", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "rate", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "bssplit", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "bsrange", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "random_distribution", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fsync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fdatasync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "sync", optional_argument, OPT_FIO_NO, NULL, NULL },
@@ -321,6 +325,52 @@ int parse_drain_ms(const char *s, uint32_t *ms)
 }
 
 /* fio's continue_on_error values that have a meaning here. */
+/*
+ * fio's random_distribution: random, zipf:THETA, pareto:H, normal:DEV (DEV a
+ * percentage of the region); the parameter in the module's units (theta and
+ * h in thousandths, DEV in hundredths of a percent). Its range is checked
+ * again by the module, against the region.
+ */
+int dist_parse(const char *s, uint32_t *dist, uint32_t *param)
+{
+	static const struct {
+		const char *name;
+		uint32_t dist;
+		double scale, max;
+	} d[] = {
+		{ "zipf", BLKLOAD_DIST_ZIPF, 1000, 10 },
+		{ "pareto", BLKLOAD_DIST_PARETO, 1000, 1 },
+		{ "normal", BLKLOAD_DIST_NORMAL, 100, 100 },
+	};
+	const char *colon = strchr(s, ':');
+	char *end;
+	double v;
+
+	if (!strcmp(s, "random")) {
+		*dist = BLKLOAD_DIST_RANDOM;
+		*param = 0;
+		return 0;
+	}
+	if (!colon)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(d); i++) {
+		if (strlen(d[i].name) != (size_t)(colon - s) || strncmp(s, d[i].name, colon - s))
+			continue;
+		errno = 0;
+		v = strtod(colon + 1, &end);
+		if (errno || end == colon + 1 || *end || !(v > 0) || v > d[i].max ||
+		    (d[i].dist != BLKLOAD_DIST_ZIPF && v >= d[i].max))
+			return -1;
+		*dist = d[i].dist;
+		*param = (uint32_t)(v * d[i].scale + 0.5);
+		/* zipf 1 has no closed form (fio refuses it too); 0 rounds to nothing. */
+		if (!*param || (*dist == BLKLOAD_DIST_ZIPF && *param == 1000))
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
 static int coe_parse(const char *s, uint32_t *coe)
 {
 	static const struct { const char *name; uint32_t bits; } v[] = {
@@ -650,6 +700,24 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_RWMIXREAD:
 			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_RATE_IOPS:
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->rate_iops) ?
+			      bad_value(opts[idx].name, optarg,
+					"IOs a second, a number (fio's read,write form: one number here)") : 0;
+			break;
+		case OPT_RATE_PROCESS:
+			if (!strcmp(optarg, "linear"))
+				w->rate_process = BLKLOAD_RATE_PROCESS_LINEAR;
+			else if (!strcmp(optarg, "poisson"))
+				w->rate_process = BLKLOAD_RATE_PROCESS_POISSON;
+			else
+				ret = bad_value(opts[idx].name, optarg, "linear or poisson");
+			break;
+		case OPT_RANDOM_DIST:
+			ret = dist_parse(optarg, &w->dist, &w->dist_param) ?
+			      bad_value(opts[idx].name, optarg,
+					"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100)") : 0;
 			break;
 		case OPT_RWMIXTRIM:
 			ret = parse_u32_range(optarg, 0, 100, &w->rwmixtrim) ?

@@ -25,7 +25,7 @@ enum {
 	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
 	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
 	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
-	OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
+	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_HELP,
 };
 
@@ -35,6 +35,8 @@ struct workload {
 	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms, coe;
 	uint32_t rwmixtrim;	/* percent of trims in a read or write pattern */
 	uint32_t req;		/* BLKLOAD_REQ_* flags: fua, preflush, hipri, nowait, write-zeroes */
+	uint32_t rate_iops, rate_process;	/* IOs a second per job, 0: no limit; linear, poisson */
+	uint32_t dist, dist_param;	/* BLKLOAD_DIST_*, its parameter (the module's units) */
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;
@@ -76,5 +78,7 @@ void workload_complete(FILE *f, char sep);
 int parse_percentiles(const char *s, struct report_opts *ro);
 /* --drain-timeout: milliseconds, or a time with its unit, rounded up to ms. */
 int parse_drain_ms(const char *s, uint32_t *ms);
+/* fio's random_distribution into BLKLOAD_DIST_* and the module's parameter; -1 if bad. */
+int dist_parse(const char *s, uint32_t *dist, uint32_t *param);
 
 #endif

@@ -133,8 +133,8 @@ static inline bool bl_gen_set_trim(struct bl_gen *g, BL_GEN_U32 pct)
 	return true;
 }
 
-/* Next operation (BL_GEN_READ, _WRITE, _TRIM); then its byte offset in *@off. */
-static inline int bl_gen_op(struct bl_gen *g, BL_GEN_U64 *off)
+/* The next operation (BL_GEN_READ, _WRITE, _TRIM); its offset is drawn next. */
+static inline int bl_gen_draw_op(struct bl_gen *g)
 {
 	int op;
 
@@ -147,14 +147,32 @@ static inline int bl_gen_op(struct bl_gen *g, BL_GEN_U64 *off)
 		op = BL_GEN_WRITE;
 	else
 		op = bl_gen_below(g, 100) < g->rwmixread ? BL_GEN_READ : BL_GEN_WRITE;
+	return op;
+}
 
-	if (g->random) {
-		*off = g->base + bl_gen_below(g, g->nblocks) * g->bs;
-	} else {
-		*off = g->base + g->next * g->bs;
-		if (++g->next == g->nblocks)
-			g->next = 0;
-	}
+/* The next block of a sequential stream, or of a uniform random one. */
+static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g)
+{
+	BL_GEN_U64 b;
+
+	if (g->random)
+		return bl_gen_below(g, g->nblocks);
+	b = g->next;
+	if (++g->next == g->nblocks)
+		g->next = 0;
+	return b;
+}
+
+/*
+ * Next operation (BL_GEN_READ, _WRITE, _TRIM); then its byte offset in *@off.
+ * Random streams draw uniformly; dist.h's bl_gen_op_dist() draws the block
+ * from another distribution.
+ */
+static inline int bl_gen_op(struct bl_gen *g, BL_GEN_U64 *off)
+{
+	int op = bl_gen_draw_op(g);
+
+	*off = g->base + bl_gen_block(g) * g->bs;
 	return op;
 }
 

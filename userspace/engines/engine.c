@@ -21,6 +21,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 
+#include <blkload/dist.h>
 #include <blkload/hist.h>
 #include <blkload/stamp.h>
 
@@ -164,15 +165,20 @@ static int job_region(const struct workload *w, struct eng_job *job, uint64_t *s
 
 static void op_reset(struct op_stats *st, bool keep_errors)
 {
-	uint64_t *hist = st->hist, *chist = st->chist, errors = st->errors;
+	uint64_t *hist = st->hist, *chist = st->chist, *shist = st->shist, errors = st->errors;
 
 	memset(st, 0, sizeof(*st));
 	st->hist = hist;
 	st->chist = chist;
+	st->shist = shist;
+	st->has_sched = shist;
 	if (hist)
 		memset(hist, 0, BL_HIST_NR * sizeof(*hist));
 	if (chist)
 		memset(chist, 0, BL_HIST_NR * sizeof(*chist));
+	if (shist)
+		memset(shist, 0, BL_HIST_NR * sizeof(*shist));
+	bl_lat_init(&st->sched);
 	if (keep_errors)
 		st->errors = errors;
 	bl_lat_init(&st->lat);
@@ -191,8 +197,17 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	q->index = index;
 	if (!bl_gen_init(&q->gen, w->randseed, index, job->nr_queues, random_rw(w->rw), mix(w),
 			 w->offset, size, w->bs) ||
-	    !bl_gen_set_trim(&q->gen, trim_only(w->rw) ? 100 : w->rwmixtrim))
+	    !bl_gen_set_trim(&q->gen, trim_only(w->rw) ? 100 : w->rwmixtrim) ||
+	    !bl_dist_init(&q->dist, random_rw(w->rw) ? w->dist : BLKLOAD_DIST_RANDOM,
+			  w->dist_param, q->gen.nblocks, w->randseed))
 		return -1;
+	if (w->rate_iops) {
+		q->rate = w->rate_iops / job->nr_queues + (index < w->rate_iops % job->nr_queues);
+		q->sched_step = 1000000000ULL / q->rate;
+		q->sched_rem = 1000000000ULL % q->rate;
+		bl_gen_init(&q->pace, w->randseed ^ 0x7061636500000000ULL, index, job->nr_queues,
+			    true, 0, 0, 1, 1);
+	}
 	q->limit = UINT64_MAX;
 	if (number_ios)
 		q->limit = number_ios / job->nr_queues + (index < number_ios % job->nr_queues);
@@ -210,6 +225,8 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	for (int op = 0; op < NR_OPS; op++) {
 		q->st[op].hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
 		q->st[op].chist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+		if (w->rate_iops)
+			q->st[op].shist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
 		op_reset(&q->st[op], false);
 	}
 	if (w->sample_ns) {
@@ -275,6 +292,27 @@ static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 	bl_lat_add(&st->clat, lat - slat);
 	st->hist[bl_hist_idx(lat)]++;
 	st->chist[bl_hist_idx(lat - slat)]++;
+	if (st->has_sched) {
+		uint64_t sl = now > s->sched_ns ? now - s->sched_ns : 0;
+
+		bl_lat_add(&st->sched, sl);
+		st->shist[bl_hist_idx(sl)]++;
+	}
+}
+
+/* A rate-limited queue's next IO is due one step (or an exponential draw) later. */
+static void queue_pace(struct eng_queue *q, const struct workload *w)
+{
+	if (w->rate_process == BLKLOAD_RATE_PROCESS_POISSON) {
+		q->sched_next += bl_dist_exp(&q->pace, q->sched_step);
+		return;
+	}
+	q->sched_next += q->sched_step;
+	q->sched_acc += q->sched_rem;
+	if (q->sched_acc >= q->rate) {
+		q->sched_acc -= q->rate;
+		q->sched_next++;
+	}
 }
 
 /* Submits what the queue may: returns true when anything went. */
@@ -282,11 +320,15 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 {
 	const struct workload *w = t->run->w;
 	unsigned int n = q->nr_free, batch = w->batch ? w->batch : 1;
+	uint64_t now = q->rate ? eng_now_ns() : 0;
 	struct eng_slot *slots[64];
 	bool any = false;
 
 	if (q->ramp_done && q->limit - q->issued < n)
 		n = (unsigned int)(q->limit - q->issued);
+	/* Rate limit: only the IOs due by now (checked one by one below). */
+	if (q->rate && q->sched_next > now)
+		n = 0;
 	if (n && !q->inflight)
 		q->progress_ns = eng_now_ns();
 	while (n) {
@@ -296,16 +338,29 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 		if (b > ARRAY_SIZE(slots))
 			b = ARRAY_SIZE(slots);
 		for (i = 0; i < b; i++) {
-			struct eng_slot *s = q->free[--q->nr_free];
+			struct eng_slot *s;
 
-			s->op = bl_gen_op(&q->gen, &s->off);
+			if (q->rate && q->sched_next > now) {
+				b = i;
+				n = i;
+				break;
+			}
+			s = q->free[--q->nr_free];
+
+			s->op = bl_gen_op_dist(&q->gen, &q->dist, &s->off);
 			s->read = s->op == OP_READ;
+			if (q->rate) {
+				s->sched_ns = q->sched_next;
+				queue_pace(q, w);
+			}
 			if (s->op == OP_WRITE && !(w->req & BLKLOAD_REQ_WRITE_ZEROES))
 				for (unsigned int o = 0; o < w->bs; o += BLKLOAD_SECTOR)
 					bl_stamp_sector((char *)s->buf + o, s->off + o);
 			s->counted = q->ramp_done;
 			slots[i] = s;
 		}
+		if (!b)
+			break;
 		/* Each IO from just before the call that submits it. */
 		for (i = 0; i < b; i++)
 			slots[i]->submit_ns = w->no_lat ? 0 : eng_now_ns();
@@ -467,6 +522,7 @@ static void *thread_fn(void *arg)
 		q->sample_last = ramp_end;
 		q->count_start_ns = start;
 		q->progress_ns = start;
+		q->sched_next = start;
 		q->ramp_done = ramp_done;
 		if (t->error) {
 			job_error(q->job, t->error);
@@ -505,14 +561,19 @@ static void *thread_fn(void *arg)
 				next = q->end;
 			if (q->ser.interval && q->ramp_done && q->sample_next < next)
 				next = q->sample_next;
+			if (q->rate && !q->stopping && q->nr_free && q->sched_next < next)
+				next = q->sched_next;
 		}
 		if (!live)
 			break;
 		if (!inflight) {
-			/* Only a deadline or a stop to wait for. */
+			/* Only a deadline (an IO due) or a stop to wait for: up to 1 ms. */
 			struct timespec ts = { 0, 1000000 };
 
-			nanosleep(&ts, NULL);
+			if (next > now && next - now < 1000000)
+				ts.tv_nsec = (long)(next - now);
+			if (next > now)
+				nanosleep(&ts, NULL);
 			continue;
 		}
 		/* Wake for deadlines and for stops (Ctrl-C) at least every 50 ms. */
@@ -578,6 +639,8 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	j->rw = w->rw;
 	j->rwmixread = w->rwmixread;
 	j->rwmixtrim = w->rwmixtrim;
+	j->dist = w->dist;
+	j->dist_param = w->dist_param;
 	j->req = w->req;
 	j->bs = w->bs;
 	j->iodepth = w->iodepth;
@@ -624,6 +687,7 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 			qs->op[op] = q->st[op];
 			qs->op[op].hist = NULL;
 			qs->op[op].chist = NULL;
+			qs->op[op].shist = NULL;
 		}
 		for (int k = 0; k < BL_DEPTH_NR; k++) {
 			qs->depth_ns[k] = q->depth_ns[k];
@@ -684,6 +748,10 @@ static bool engine_refuses(const struct engine_ops *ops, const struct workload *
 	if ((trim_only(w->rw) || w->rwmixtrim) && !ops->trim) {
 		fprintf(stderr, "blkload: --engine %s has no trims (the module and librbd have)\n",
 			ops->name);
+		return true;
+	}
+	if (w->dist && !random_rw(w->rw)) {
+		fprintf(stderr, "blkload: --random_distribution is for random patterns\n");
 		return true;
 	}
 	if (trim_only(w->rw) && w->rwmixtrim) {

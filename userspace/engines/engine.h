@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <blkload/offset.h>
+#include <blkload/dist.h>
 
 #include "../cpu.h"
 #include "../job.h"
@@ -33,6 +33,7 @@ struct eng_slot {
 	void *buf;
 	struct eng_queue *q;
 	uint64_t off;
+	uint64_t sched_ns;	/* rate limit: when it was due */
 	uint64_t submit_ns;	/* before the call that submits it */
 	uint64_t sent_ns;	/* after that call returned */
 	int64_t res;		/* bytes done, or a negative errno */
@@ -49,10 +50,15 @@ struct eng_queue {
 	struct eng_thread *t;
 	unsigned int cpu, index;
 	struct bl_gen gen;
+	struct bl_dist dist;	/* of a random stream's blocks */
 	struct eng_slot *slots;
 	struct eng_slot **free;
 	unsigned int nr_free, inflight;
 	uint64_t limit, issued;
+	/* Rate limit, as the module's queues pace (IOs a second, next due, step). */
+	uint32_t rate;
+	uint64_t sched_next, sched_step, sched_rem, sched_acc;
+	struct bl_gen pace;
 	uint64_t ramp_end, end, count_start_ns, end_ns, progress_ns, last_done_ns, stall_max;
 	uint64_t ios_done;	/* completions, to split the thread's CPU time */
 	uint64_t depth_t, depth_ns[BL_DEPTH_NR];	/* time at each in-flight level */

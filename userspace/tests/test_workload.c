@@ -135,13 +135,61 @@ TEST(fio_options_mapped)
 	workload_free(&w);
 }
 
+/* fio's random_distribution, in the module's units; nonsense refused. */
+TEST(random_distribution)
+{
+	static const struct {
+		const char *s;
+		int ok;
+		uint32_t dist, param;
+	} c[] = {
+		{ "zipf:1.2", 0, BLKLOAD_DIST_ZIPF, 1200 }, { "pareto:0.3", 0, BLKLOAD_DIST_PARETO, 300 },
+		{ "normal:5", 0, BLKLOAD_DIST_NORMAL, 500 }, { "random", 0, BLKLOAD_DIST_RANDOM, 0 },
+		{ "zipf:1", -1, 0, 0 }, { "zipf:0", -1, 0, 0 }, { "zipf:11", -1, 0, 0 },
+		{ "pareto:1", -1, 0, 0 },
+		{ "normal:100", -1, 0, 0 }, { "zipf", -1, 0, 0 }, { "zipf:x", -1, 0, 0 },
+		{ "gauss:3", -1, 0, 0 },
+		{ "zipf:1.2:0", -1, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint32_t d = 99, p = 99;
+
+		EXPECT_EQ(c[i].ok, dist_parse(c[i].s, &d, &p)) TH_LOG("%s", c[i].s);
+		if (!c[i].ok) {
+			EXPECT_EQ(c[i].dist, d);
+			EXPECT_EQ(c[i].param, p);
+		}
+	}
+}
+
+/* The options of request flavours, trims and rates land in the workload. */
+TEST(flavours_and_rates)
+{
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--fua", "--hipri=1", "--nowait", "--nowait=0",
+			   "--rwmixtrim=20", "--rate_iops=500", "--rate_process=poisson", NULL));
+	EXPECT_EQ(BLKLOAD_REQ_FUA | BLKLOAD_REQ_HIPRI, w.req);
+	EXPECT_EQ(20, w.rwmixtrim);
+	EXPECT_EQ(500, w.rate_iops);
+	EXPECT_EQ(BLKLOAD_RATE_PROCESS_POISSON, w.rate_process);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--fua=2", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rwmixtrim=101", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate_iops=0", NULL));
+	workload_free(&w);
+}
+
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
 		{ "--direct=0", NULL }, { "--verify=crc32c", NULL }, { "--cpus_allowed=0-1", NULL },
 		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
 		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
-		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_iops=5", NULL },
+		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate=5m", NULL },
 		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
 	};
 

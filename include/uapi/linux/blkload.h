@@ -60,6 +60,28 @@ enum blkload_reason {
 	BLKLOAD_REASON_MAX = (__BLKLOAD_REASON_MAX - 1)
 };
 
+/* Where random IOs go (fio's random_distribution; include/blkload/dist.h). */
+enum blkload_dist {
+	BLKLOAD_DIST_RANDOM = 0,
+	BLKLOAD_DIST_ZIPF = 1,
+	BLKLOAD_DIST_PARETO = 2,
+	BLKLOAD_DIST_NORMAL = 3,
+
+	/* private: */
+	__BLKLOAD_DIST_MAX,
+	BLKLOAD_DIST_MAX = (__BLKLOAD_DIST_MAX - 1)
+};
+
+/* How a rate-limited job spaces its IOs (fio's rate_process). */
+enum blkload_rate_process {
+	BLKLOAD_RATE_PROCESS_LINEAR = 0,
+	BLKLOAD_RATE_PROCESS_POISSON = 1,
+
+	/* private: */
+	__BLKLOAD_RATE_PROCESS_MAX,
+	BLKLOAD_RATE_PROCESS_MAX = (__BLKLOAD_RATE_PROCESS_MAX - 1)
+};
+
 /* Request flavours of a job's bios. */
 enum blkload_req {
 	BLKLOAD_REQ_FUA = 1,
@@ -122,6 +144,11 @@ enum {
 	BLKLOAD_A_RWMIXTRIM,
 	BLKLOAD_A_REQ_FLAGS,
 	BLKLOAD_A_STATS_TRIM,
+	BLKLOAD_A_RATE_IOPS,
+	BLKLOAD_A_RATE_PROCESS,
+	BLKLOAD_A_STATS_SCHED,
+	BLKLOAD_A_RANDOM_DISTRIBUTION,
+	BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM,
 
 	__BLKLOAD_A_MAX,
 	BLKLOAD_A_MAX = (__BLKLOAD_A_MAX - 1)
@@ -199,6 +226,15 @@ enum {
 
 	__BLKLOAD_A_OP_STATS_MAX,
 	BLKLOAD_A_OP_STATS_MAX = (__BLKLOAD_A_OP_STATS_MAX - 1)
+};
+
+enum {
+	BLKLOAD_A_SCHED_STATS_READ = 1,
+	BLKLOAD_A_SCHED_STATS_WRITE,
+	BLKLOAD_A_SCHED_STATS_TRIM,
+
+	__BLKLOAD_A_SCHED_STATS_MAX,
+	BLKLOAD_A_SCHED_STATS_MAX = (__BLKLOAD_A_SCHED_STATS_MAX - 1)
 };
 
 enum {

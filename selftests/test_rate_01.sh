@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Rate limits: --rate_iops holds its target within 5% (the device's own
+# counters agree), spread over the job's queues; linear pacing is smooth
+# (per-interval counts hardly vary) and poisson pacing varies as a Poisson
+# process does (variance about the mean); on a device slower than the rate,
+# the latency from each IO's scheduled time carries the queueing the
+# submission latency does not; the userspace engines pace the same way.
+. "$(dirname "$0")/lib.sh"
+
+bl_require_root
+bl_require_cmd blkload python3
+
+ktap_print_header
+ktap_set_plan 7
+bl_mark start
+bl_load
+bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
+for d in nullb0 nullb1; do echo none >/sys/block/$d/queue/scheduler; done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+reads() {
+	awk '{ print $1 }' "/sys/block/$1/stat"
+}
+
+# The per-sample read counts of a report: their mean and variance/mean.
+dispersion() {
+	python3 -c '
+import json, statistics, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+c = [s["read"]["ios"] for s in j["time_series"]["samples"][1:-1]]
+m = statistics.mean(c)
+print("%.1f %.3f %d" % (m, statistics.pvariance(c) / m, len(c)))' "$1"
+}
+
+linear() {
+	local r0 r1 d
+	r0=$(reads nullb0)
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0-1 --rate_iops 2000 \
+		--runtime 4 --sample-interval 50ms >"$tmp/l.json" || return 1
+	r1=$(reads nullb0)
+	d=$(dispersion "$tmp/l.json")
+	echo "# linear 2000/s: device reads $((r1 - r0)); per 50 ms: mean, var/mean, n = $d"
+	bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100' \
+		"d['jobs'][0]['read']['total_ios'] == $((r1 - r0))" \
+		'd["jobs"][0]["rate_iops"] == 2000' \
+		'd["jobs"][0]["read"]["sched_lat_ns"]["N"] == d["jobs"][0]["read"]["total_ios"]' \
+		<"$tmp/l.json" &&
+		python3 -c 'import sys; m, v, n = sys.argv[1:]; sys.exit(0 if abs(float(m) - 100) <= 10 and float(v) < 0.3 else 1)' $d
+}
+bl_check "--rate_iops 2000 on 2 CPUs: within 5%, as the device counts, smooth (var/mean < 0.3)" \
+	linear
+
+poisson() {
+	local d
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0-1 --rate_iops 2000 \
+		--rate_process poisson --runtime 4 --sample-interval 50ms >"$tmp/p.json" || return 1
+	d=$(dispersion "$tmp/p.json")
+	echo "# poisson 2000/s: per 50 ms: mean, var/mean, n = $d"
+	bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100' \
+		'd["jobs"][0]["rate_process"] == "poisson"' <"$tmp/p.json" &&
+		python3 -c 'import sys; m, v, n = sys.argv[1:]; sys.exit(0 if abs(float(m) - 100) <= 10 and 0.6 <= float(v) <= 1.6 else 1)' $d
+}
+bl_check "--rate_process poisson: within 5%, counts vary as a Poisson process (var/mean 0.6-1.6)" \
+	poisson
+
+# 2 ms a read at iodepth 1 is 500 reads a second: a 1000/s schedule falls behind.
+behind() {
+	bl_nullb nr_devices=2 gb=1 irqmode=2 completion_nsec=2000000 memory_backed=0 || return 1
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --rate_iops 1000 --runtime 2 \
+		>"$tmp/b.json" || return 1
+	python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print("# behind: %.0f IOPS, lat mean %.0f us, sched lat mean %.0f us" % (
+    r["iops"], r["lat_ns"]["mean"] / 1e3, r["sched_lat_ns"]["mean"] / 1e3))
+sys.exit(0 if r["iops"] < 600 and r["sched_lat_ns"]["mean"] > 5 * r["lat_ns"]["mean"] else 1)' \
+		"$tmp/b.json"
+}
+bl_check "a device slower than the rate: IOPS the device's, scheduled latency > 5x lat (queueing)" \
+	behind
+
+bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
+engines() {
+	local e
+	for e in io_uring libaio; do
+		blkload -j run --engine $e --dev /dev/nullb1 --rw randread --iodepth 8 \
+			--rate_iops 1000 --runtime 3 >"$tmp/e.json" || return 1
+		python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print("# %s: %.0f IOPS, sched lat N %d" % (sys.argv[2], r["iops"], r["sched_lat_ns"]["N"]))
+sys.exit(0 if abs(r["iops"] - 1000) <= 50 and r["sched_lat_ns"]["N"] == r["total_ios"] else 1)' \
+			"$tmp/e.json" $e || return 1
+	done
+}
+bl_check "io_uring and libaio engines: --rate_iops 1000 within 5%" engines
+
+refused() {
+	local want=$1
+	shift
+	if blkload run "$@" >"$tmp/r.out" 2>&1; then
+		echo "# accepted: $*"
+		return 1
+	fi
+	sed 's/^/# /' "$tmp/r.out"
+	grep -q -- "$want" "$tmp/r.out"
+}
+bl_check "rate_iops below one per queue, rate_process without a rate: refused" \
+	bash -c "$(declare -f refused); tmp=$tmp
+		refused 'below one IO a second per CPU queue' --dev /dev/nullb0 --rate_iops 1 \
+			--cpus 0-1 --runtime 1 &&
+		refused 'without rate-iops' --dev /dev/nullb0 --rate_process poisson --runtime 1"
+bl_check "a bad --rate_process is refused by the CLI" \
+	bash -c "! blkload run --dev /dev/nullb0 --rate_iops 10 --rate_process burst 2>/dev/null"
+bl_check "nothing left" bl_clean
+ktap_finished
