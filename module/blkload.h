@@ -96,6 +96,7 @@ struct bl_slot {
 	u64 sent_ns;		/* after its last submit_bio() returned */
 	u64 done_ns;
 	blk_status_t status;
+	u32 len;		/* bytes of its IO */
 	u8 op;			/* enum bl_op */
 	bool busy;		/* submitted and not yet reaped: polled queues poll it */
 	bool counted;		/* issued after the ramp: goes into the stats */
@@ -225,6 +226,10 @@ struct bl_params {
 	u32 rate_process;	/* BLKLOAD_RATE_PROCESS_* */
 	u32 dist;		/* BLKLOAD_DIST_*: where random IOs go */
 	u32 dist_param;
+	/* Block size split (offset.h), reads and writes: bs is then the unit. */
+	u32 bs_max;		/* the largest IO: slots hold it */
+	u32 nbs[2];
+	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];
 	bool allow_write;
 	bool force;
 	bool detached;

@@ -92,7 +92,7 @@ static unsigned int bl_slot_pages(const struct bl_params *p)
 {
 	if (p->rw == BLKLOAD_RW_TRIM || p->rw == BLKLOAD_RW_RANDTRIM)
 		return 0;
-	return DIV_ROUND_UP(p->bs, PAGE_SIZE);
+	return DIV_ROUND_UP(p->bs_max, PAGE_SIZE);
 }
 
 static size_t bl_slot_size(const struct bl_params *p)
@@ -127,7 +127,7 @@ void bl_sched_stats_init(struct bl_sched_stats *s)
 static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
 {
 	struct bl_job *job = q->job;
-	unsigned int nr = bl_slot_pages(&job->p), i, left = job->p.bs;
+	unsigned int nr = bl_slot_pages(&job->p), i, left = job->p.bs_max;
 	struct bl_slot *slot;
 
 	slot = kzalloc_node(bl_slot_size(&job->p), GFP_KERNEL, node);
@@ -201,6 +201,8 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 	if (!bl_gen_init(&q->gen, job->p.randseed, index, job->nr_queues, random, mix,
 			 job->p.offset, job->p.size, job->p.bs) ||
 	    !bl_gen_set_trim(&q->gen, trim) ||
+	    !bl_gen_set_bs(&q->gen, 0, job->p.bss[0], job->p.nbs[0]) ||
+	    !bl_gen_set_bs(&q->gen, 1, job->p.bss[1], job->p.nbs[1]) ||
 	    /* One seed for all queues: the same hot blocks (bl_check_region() tried it). */
 	    !bl_dist_init(&q->dist, random ? job->p.dist : BLKLOAD_DIST_RANDOM,
 			  job->p.dist_param, q->gen.nblocks, job->p.randseed))
@@ -342,7 +344,7 @@ static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 
 	u64_stats_update_begin(&q->sync);
 	st->ios++;
-	st->bytes += job->p.bs;
+	st->bytes += slot->len;
 	if (!job->p.no_lat) {
 		/*
 		 * Clocks of two CPUs are never trusted to be ordered; a bio
@@ -371,15 +373,17 @@ static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 /* Each written sector carries a header naming what was written where. */
 static void bl_stamp(struct bl_slot *slot, u64 off)
 {
-	unsigned int i, s;
+	unsigned int i, s, left = slot->len;
 
-	for (i = 0; i < slot->nr_pages; i++) {
+	for (i = 0; i < slot->nr_pages && left; i++) {
 		struct bio_vec *bv = &slot->bvecs[i];
+		unsigned int len = min(left, bv->bv_len);
 		u8 *p = kmap_local_page(bv->bv_page);
 
-		for (s = 0; s < bv->bv_len; s += SECTOR_SIZE, off += SECTOR_SIZE)
+		for (s = 0; s < len; s += SECTOR_SIZE, off += SECTOR_SIZE)
 			bl_stamp_sector(p + s, off);
 		kunmap_local(p);
+		left -= len;
 	}
 }
 
@@ -440,11 +444,17 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 	/* bio_reset() keeps bi_io_vec and bi_max_vecs; the pages are re-added. */
 	bl_bio_reset(bio, job->bdev.bdev, opf);
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
-	if (data)
-		for (i = 0; i < slot->nr_pages; i++)
-			__bio_add_page(bio, slot->bvecs[i].bv_page, slot->bvecs[i].bv_len, 0);
-	else
-		bio->bi_iter.bi_size = job->p.bs;
+	if (data) {
+		unsigned int left = slot->len, len;
+
+		for (i = 0; i < slot->nr_pages && left; i++) {
+			len = min(left, slot->bvecs[i].bv_len);
+			__bio_add_page(bio, slot->bvecs[i].bv_page, len, 0);
+			left -= len;
+		}
+	} else {
+		bio->bi_iter.bi_size = slot->len;
+	}
 	bio->bi_end_io = bl_end_io;
 	bio->bi_private = slot;
 }
@@ -568,7 +578,8 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				slot = q->retry[--q->nr_retry];
 			} else {
 				slot = q->free[--q->nr_free];
-				slot->op = bl_gen_op_dist(&q->gen, &q->dist, &slot->off);
+				slot->op = bl_gen_op_dist(&q->gen, &q->dist, &slot->off,
+							  &slot->len);
 				if (q->rate) {
 					slot->sched_ns = q->sched_next;
 					bl_queue_pace(q);

@@ -260,10 +260,45 @@ static int bl_open_error(int err, struct netlink_ext_ack *extack)
 	return err;
 }
 
+/* A block size split: bs its smallest size, every size a multiple; fills bs_max. */
+static int bl_check_split(struct bl_params *p, struct netlink_ext_ack *extack)
+{
+	u32 lo = U32_MAX, hi = 0;
+	unsigned int d, i;
+
+	for (d = 0; d < 2; d++) {
+		for (i = 0; i < p->nbs[d]; i++) {
+			const struct bl_gen_bs *e = &p->bss[d][i];
+
+			lo = min(lo, e->lo);
+			hi = max(hi, e->hi);
+			if (e->lo % p->bs || e->hi % p->bs) {
+				NL_SET_ERR_MSG(extack, "bs-split: sizes must be multiples of bs");
+				return -EINVAL;
+			}
+		}
+	}
+	p->bs_max = p->bs;
+	if (!hi)
+		return 0;
+	if (lo != p->bs) {
+		NL_SET_ERR_MSG(extack, "bs-split: bs must be the smallest size of the split");
+		return -EINVAL;
+	}
+	if (p->io_size || (!p->runtime_ns && !p->number_ios)) {
+		NL_SET_ERR_MSG(extack, "bs-split: give runtime or number-ios (not io-size)");
+		return -EINVAL;
+	}
+	p->bs_max = hi;
+	return 0;
+}
+
 /* Checks that need no device; fills defaults. */
 static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 			   struct netlink_ext_ack *extack)
 {
+	int ret;
+
 	if (bl_trim_only(p->rw) && p->rwmixtrim) {
 		NL_SET_ERR_MSG(extack, "rwmixtrim is for read and write patterns");
 		return -EINVAL;
@@ -329,6 +364,9 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 		NL_SET_ERR_MSG(extack, "rate-process without rate-iops");
 		return -EINVAL;
 	}
+	ret = bl_check_split(p, extack);
+	if (ret)
+		return ret;
 	if (!p->batch)
 		p->batch = 1;
 	p->batch = min(p->batch, p->iodepth);
@@ -364,6 +402,11 @@ static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 	if (!blocks || (bl_sequential(p->rw) && blocks < job->nr_queues)) {
 		NL_SET_ERR_MSG(extack,
 			       "the region holds fewer blocks than needed (one per CPU for sequential IO)");
+		return -EINVAL;
+	}
+	if ((bl_sequential(p->rw) ? div_u64(blocks, job->nr_queues) : blocks) < p->bs_max / p->bs) {
+		NL_SET_ERR_MSG(extack,
+			       "bs-split: the largest size does not fit the region (per CPU for sequential IO)");
 		return -EINVAL;
 	}
 	if (p->dist != BLKLOAD_DIST_RANDOM) {
@@ -404,21 +447,24 @@ static bool bl_job_nowait(struct bl_job *job)
 	struct block_device *bdev = job->bdev.bdev;
 	struct request_queue *rq = bdev_get_queue(bdev);
 	u64 abs = ((u64)get_start_sect(bdev) << SECTOR_SHIFT) + job->p.offset;
-	u32 bs = job->p.bs, pbs = bdev_physical_block_size(bdev);
+	u32 bs = job->p.bs, pbs = bdev_physical_block_size(bdev), big = job->p.bs_max;
 	u32 max = queue_max_sectors(rq) << SECTOR_SHIFT;
 	u32 chunk = rq->limits.chunk_sectors << SECTOR_SHIFT;
 
 	if (!bdev_nowait(bdev))
+		return false;
+	/* Sizes of a split differ: any may cross a chunk boundary. */
+	if (chunk && big != bs)
 		return false;
 	/*
 	 * The size limit ends on a physical block boundary counted from the
 	 * bio's start: aligned bios may fill it, others must stay a physical
 	 * block short of it.
 	 */
-	if (!(abs % pbs) && !(bs % pbs) ? bs > rounddown(max, pbs) : (u64)bs + pbs > max)
+	if (!(abs % pbs) && !(bs % pbs) ? big > rounddown(max, pbs) : (u64)big + pbs > max)
 		return false;
-	if (DIV_ROUND_UP(bs, PAGE_SIZE) > queue_max_segments(rq) ||
-	    (bs > PAGE_SIZE && queue_max_segment_size(rq) < PAGE_SIZE))
+	if (DIV_ROUND_UP(big, PAGE_SIZE) > queue_max_segments(rq) ||
+	    (big > PAGE_SIZE && queue_max_segment_size(rq) < PAGE_SIZE))
 		return false;
 	/* Offsets are bs-aligned from the region's start: none may cross a chunk. */
 	if (chunk && (chunk % bs || do_div(abs, chunk) % bs))

@@ -120,6 +120,40 @@ static int bl_nl_parse_cpus(struct genl_info *info, struct cpumask *cpus)
 	return 0;
 }
 
+/* bs-split: u32 triples (smallest, largest, percent) into cumulative entries. */
+static int bl_nl_parse_bs(struct genl_info *info, int type, struct bl_params *p, unsigned int dir)
+{
+	struct nlattr *a = info->attrs[type];
+	unsigned int i, n;
+	u32 t[3], cum = 0;
+
+	if (!a)
+		return 0;
+	if (!nla_len(a) || nla_len(a) % sizeof(t)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "bs-split: entries of three u32 (smallest, largest, percent)");
+		return -EINVAL;
+	}
+	n = nla_len(a) / sizeof(t);
+	for (i = 0; i < n; i++) {
+		memcpy(t, (u8 *)nla_data(a) + i * sizeof(t), sizeof(t));
+		if (!t[0] || t[0] > t[1] || t[1] > BLKLOAD_BS_MAX || t[0] % SECTOR_SIZE ||
+		    t[1] % SECTOR_SIZE || !t[2] || t[2] > 100 - cum) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "bs-split: sizes of 512 B to 4 MiB, smallest first, percents adding up to 100");
+			return -EINVAL;
+		}
+		cum += t[2];
+		p->bss[dir][i] = (struct bl_gen_bs){ .lo = t[0], .hi = t[1], .cum = cum };
+	}
+	if (cum != 100) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "bs-split: the percents must add up to 100");
+		return -EINVAL;
+	}
+	p->nbs[dir] = n;
+	return 0;
+}
+
 static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -168,6 +202,11 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.dist = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], BLKLOAD_DIST_RANDOM);
 	p.dist_param = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], 0);
 
+	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
+	if (!ret)
+		ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT_WRITE, &p, 1);
+	if (ret)
+		return ret;
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		return -ENOMEM;
 	ret = bl_nl_parse_cpus(info, cpus);
@@ -451,6 +490,29 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
+/* A block size split as job-new takes it: (smallest, largest, percent) triples. */
+static int bl_nl_put_bs(struct sk_buff *msg, int type, const struct bl_params *p,
+			unsigned int dir)
+{
+	unsigned int i, n = p->nbs[dir];
+	struct nlattr *a;
+	u32 prev = 0, *t;
+
+	if (!n)
+		return 0;
+	a = nla_reserve(msg, type, n * 3 * sizeof(u32));
+	if (!a)
+		return -EMSGSIZE;
+	t = nla_data(a);
+	for (i = 0; i < n; i++, t += 3) {
+		t[0] = p->bss[dir][i].lo;
+		t[1] = p->bss[dir][i].hi;
+		t[2] = p->bss[dir][i].cum - prev;
+		prev = p->bss[dir][i].cum;
+	}
+	return 0;
+}
+
 /* A rate-limited job's latencies from the scheduled time, its queues' added up. */
 static int bl_nl_put_sched(struct sk_buff *msg, struct bl_job *job, bool hist)
 {
@@ -547,6 +609,8 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, job->p.rate_process) ||
 	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, job->p.dist) ||
 	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, job->p.dist_param) ||
+	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
+	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
 	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS) ||
 	    /* The sums bl_nl_put_stats() left in buf. */

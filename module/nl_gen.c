@@ -179,4 +179,6 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_STATS_SCHED] = NLA_POLICY_NESTED(blkload_sched_stats_nl_policy),
 	[BLKLOAD_A_RANDOM_DISTRIBUTION] = NLA_POLICY_MAX(NLA_U32, 3),
 	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = { .type = NLA_U32, },
+	[BLKLOAD_A_BS_SPLIT] = { .type = NLA_BINARY, .len = 192, },
+	[BLKLOAD_A_BS_SPLIT_WRITE] = { .type = NLA_BINARY, .len = 192, },
 };

@@ -78,6 +78,47 @@ const char *req_name(uint32_t bit)
 	}
 }
 
+/* One direction's (lo, hi, percent) triples as fio writes them. */
+static char *bs_format_one(const uint32_t *t, size_t n)
+{
+	char *s = xstrdup("");
+
+	for (size_t i = 0; i < n; i++, t += 3) {
+		char *x;
+
+		if (t[0] == t[1])
+			x = xasprintf("%s%s%u/%u", s, i ? ":" : "", t[0], t[2]);
+		else
+			x = xasprintf("%s%s%u-%u/%u", s, i ? ":" : "", t[0], t[1], t[2]);
+		free(s);
+		s = x;
+	}
+	return s;
+}
+
+char *bs_format(const void *r, int rlen, const void *w, int wlen)
+{
+	size_t nr = rlen > 0 ? (size_t)rlen / 12 : 0, nw = wlen > 0 ? (size_t)wlen / 12 : 0;
+	uint32_t *tr, *tw;
+	char *a, *b, *s;
+
+	if (!nr && !nw)
+		return NULL;
+	/* Copies: netlink attribute data need not be aligned for u32. */
+	tr = xcalloc(nr + 1, 12);
+	tw = xcalloc(nw + 1, 12);
+	memcpy(tr, r, nr * 12);
+	memcpy(tw, w, nw * 12);
+	a = bs_format_one(tr, nr);
+	b = bs_format_one(tw, nw);
+	s = strcmp(a, b) ? xasprintf("%s,%s", a, b) : xstrdup(a);
+	free(a);
+	free(b);
+	free(tr);
+	free(tw);
+	return s;
+}
+
 char *dist_name(uint32_t dist, uint32_t param)
 {
 	switch (dist) {
@@ -301,6 +342,11 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_RATE_PROCESS], &j->rate_process);
 	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], &j->dist);
 	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], &j->dist_param);
+	j->bssplit = bs_format(tb[BLKLOAD_A_BS_SPLIT] ? nla_data(tb[BLKLOAD_A_BS_SPLIT]) : NULL,
+			       tb[BLKLOAD_A_BS_SPLIT] ? nla_len(tb[BLKLOAD_A_BS_SPLIT]) : 0,
+			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ?
+			       nla_data(tb[BLKLOAD_A_BS_SPLIT_WRITE]) : NULL,
+			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ? nla_len(tb[BLKLOAD_A_BS_SPLIT_WRITE]) : 0);
 	nla_get_u32_checked(tb[BLKLOAD_A_BS], &j->bs);
 	nla_get_u32_checked(tb[BLKLOAD_A_IODEPTH], &j->iodepth);
 	nla_get_u32_checked(tb[BLKLOAD_A_BATCH], &j->batch);
@@ -366,6 +412,7 @@ int job_parse(struct nlattr **tb, struct job *j)
 void job_clear(struct job *j)
 {
 	free(j->path);
+	free(j->bssplit);
 	free(j->cpus);
 	for (int i = 0; i < NR_OPS; i++)
 		op_clear(&j->op[i]);

@@ -50,6 +50,7 @@ struct job {
 	uint32_t rwmixtrim, req;	/* trims, request flavours (BLKLOAD_REQ_*) */
 	uint32_t rate_iops, rate_process;
 	uint32_t dist, dist_param;	/* random_distribution (BLKLOAD_DIST_*) */
+	char *bssplit;			/* fio's bssplit form of the module's split, or NULL */
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;
@@ -113,6 +114,8 @@ const char *state_name(uint32_t s);
 /* A request flavour's option name (BLKLOAD_REQ_* bit); all of them, space separated (freed). */
 const char *req_name(uint32_t bit);
 char *req_names(uint32_t req);
+/* The module's bs-split attributes (triples) as fio's bssplit ("4096/50:65536/50"), or NULL. */
+char *bs_format(const void *r, int rlen, const void *w, int wlen);
 /* fio's random_distribution string of a job's (freed). */
 char *dist_name(uint32_t dist, uint32_t param);
 const char *reason_name(uint32_t r);

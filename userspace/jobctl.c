@@ -141,6 +141,12 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_u32(msg, BLKLOAD_A_RATE_IOPS, w->rate_iops);
 	if (w->rate_process)
 		nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, w->rate_process);
+	/* Both directions: a module without them refuses the attribute, not half of it. */
+	if (w->nbs[0]) {
+		nla_put(msg, BLKLOAD_A_BS_SPLIT, (int)(w->nbs[0] * sizeof(w->bss[0][0])), w->bss[0]);
+		nla_put(msg, BLKLOAD_A_BS_SPLIT_WRITE, (int)(w->nbs[1] * sizeof(w->bss[1][0])),
+			w->bss[1]);
+	}
 	if (w->dist) {
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, w->dist);
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, w->dist_param);

@@ -363,6 +363,8 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_RATE_PROCESS] = "--rate_process",
 		[BLKLOAD_A_RANDOM_DISTRIBUTION] = "--random_distribution",
 		[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = "--random_distribution",
+		[BLKLOAD_A_BS_SPLIT] = "--bssplit/--bsrange",
+		[BLKLOAD_A_BS_SPLIT_WRITE] = "--bssplit/--bsrange (writes)",
 		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",
 	};

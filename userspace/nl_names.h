@@ -67,6 +67,8 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_STATS_SCHED] = "stats-sched",
 	[BLKLOAD_A_RANDOM_DISTRIBUTION] = "random-distribution",
 	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = "random-distribution-param",
+	[BLKLOAD_A_BS_SPLIT] = "bs-split",
+	[BLKLOAD_A_BS_SPLIT_WRITE] = "bs-split-write",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

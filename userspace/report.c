@@ -279,6 +279,8 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_u64(o, "rate_iops", NULL, j->rate_iops, NULL);
 		char *dn = dist_name(j->dist, j->dist_param);
 
+		if (j->bssplit)
+			out_str(o, "bssplit", NULL, j->bssplit);
 		out_str(o, "random_distribution", NULL, dn);
 		free(dn);
 		out_str(o, "rate_process", NULL,
@@ -580,6 +582,8 @@ static void text_job(const struct job *j, const char *name, const struct report_
 		       rw_name(j->rw), j->bs, j->iodepth, j->cpus);
 		if (j->rwmixtrim)
 			printf(", rwmixtrim=%u", j->rwmixtrim);
+		if (j->bssplit)
+			printf(", bssplit=%s", j->bssplit);
 		if (j->dist) {
 			char *dn = dist_name(j->dist, j->dist_param);
 

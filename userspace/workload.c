@@ -48,6 +48,10 @@ static const struct wopt wopts[] = {
 	  "spacing of rate_iops: even (linear) or exponential gaps (poisson)" },
 	{ "random_distribution", required_argument, OPT_RANDOM_DIST, "D",
 	  "random (default), zipf:THETA, pareto:H, normal:DEV% (fio's; random patterns)" },
+	{ "bssplit", required_argument, OPT_BSSPLIT, "SIZE/PCT:...[,WRITES]",
+	  "fio's: block sizes by percent, e.g. 4k/50:64k/40:1m/10 (needs runtime or number_ios)" },
+	{ "bsrange", required_argument, OPT_BSRANGE, "LO-HI[,WRITES]",
+	  "fio's: block sizes from LO to HI, multiples of LO" },
 	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",
 	  "trims among the IOs of a read or write pattern; rwmixread splits the rest (0)" },
 	{ "fua", optional_argument, OPT_FUA, NULL, "writes carry FUA (REQ_FUA; RWF_DSYNC in io_uring and libaio)" },
@@ -81,8 +85,6 @@ static const struct wopt wopts[] = {
 	/* fio options blkload does not have (yet): one line each, not the usage. */
 	{ "verify", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "rate", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "bssplit", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "bsrange", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fsync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fdatasync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "sync", optional_argument, OPT_FIO_NO, NULL, NULL },
@@ -369,6 +371,74 @@ int dist_parse(const char *s, uint32_t *dist, uint32_t *param)
 		return 0;
 	}
 	return -1;
+}
+
+/* One direction of bssplit/bsrange, "a/p:b/q" or "lo-hi", into @t; the count or -1. */
+static int bs_one(char *s, bool range, uint32_t t[][3])
+{
+	uint32_t given = 0, open = 0, n = 0;
+	char *save = NULL, *e;
+
+	for (e = strtok_r(s, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		char *sep = strchr(e, range ? '-' : '/');
+		uint64_t lo, hi;
+		uint32_t pct = 0;
+
+		if (n == BL_GEN_BS_MAX || (range && n))
+			return -1;
+		if (sep)
+			*sep = '\0';
+		if (parse_size(e, &lo) || !lo || lo > UINT32_MAX)
+			return -1;
+		hi = lo;
+		if (range && (!sep || parse_size(sep + 1, &hi) || hi < lo || hi > UINT32_MAX))
+			return -1;
+		if (!range && sep && *(sep + 1) && parse_u32_range(sep + 1, 0, 100, &pct))
+			return -1;
+		t[n][0] = (uint32_t)lo;
+		t[n][1] = (uint32_t)hi;
+		/* fio: an entry without a percent shares what the others leave; 0 drops it. */
+		t[n][2] = range ? 100 : (!sep || !*(sep + 1)) ? UINT32_MAX : pct;
+		if (t[n][2] == UINT32_MAX)
+			open++;
+		else
+			given += t[n][2];
+		if (t[n][2])
+			n++;
+	}
+	if (!n || given > 100 || (!open && given != 100) || (open && given == 100))
+		return -1;
+	for (uint32_t i = 0, k = 0; i < n; i++) {
+		if (t[i][2] != UINT32_MAX)
+			continue;
+		/* The rest in equal parts, the first ones taking the remainder. */
+		t[i][2] = (100 - given) / open + (k++ < (100 - given) % open);
+	}
+	return (int)n;
+}
+
+int bs_parse(struct workload *w, const char *s, bool range)
+{
+	char *copy = xstrdup(s), *comma = strchr(copy, ',');
+	int n[2];
+
+	if (comma)
+		*comma = '\0';
+	n[0] = bs_one(copy, range, w->bss[0]);
+	n[1] = comma ? bs_one(comma + 1, range, w->bss[1]) : n[0];
+	free(copy);
+	if (n[0] < 0 || n[1] < 0) {
+		fprintf(stderr, "blkload: --%s %s: %s\n", range ? "bsrange" : "bssplit", s,
+			range ? "LO-HI with sizes (4k-64k), a second for writes after a comma" :
+			"SIZE/PERCENT entries separated by ':', the percents adding up to 100, "
+			"at most 16 (4k/50:64k/40:1m/10), writes' after a comma");
+		return -1;
+	}
+	if (!comma)
+		memcpy(w->bss[1], w->bss[0], sizeof(w->bss[0]));
+	w->nbs[0] = (uint32_t)n[0];
+	w->nbs[1] = (uint32_t)n[1];
+	return 0;
 }
 
 static int coe_parse(const char *s, uint32_t *coe)
@@ -719,6 +789,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			      bad_value(opts[idx].name, optarg,
 					"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100)") : 0;
 			break;
+		case OPT_BSSPLIT:
+		case OPT_BSRANGE:
+			if (bs_parse(w, optarg, c == OPT_BSRANGE))
+				return -1;
+			break;
 		case OPT_RWMIXTRIM:
 			ret = parse_u32_range(optarg, 0, 100, &w->rwmixtrim) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
@@ -928,6 +1003,19 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (fio_cpus(w, numjobs, allowed, split, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
+	/* A split: bs is its smallest size, the unit of every size and offset (fio's blockalign). */
+	w->bs_max = w->bs;
+	if (w->nbs[0]) {
+		uint32_t lo = UINT32_MAX, hi = 0;
+
+		for (int d = 0; d < 2; d++)
+			for (uint32_t i = 0; i < w->nbs[d]; i++) {
+				lo = w->bss[d][i][0] < lo ? w->bss[d][i][0] : lo;
+				hi = w->bss[d][i][1] > hi ? w->bss[d][i][1] : hi;
+			}
+		w->bs = lo;
+		w->bs_max = hi;
+	}
 	/* Arguments: fio job files (run and start); the options then apply to every job. */
 	for (; optind < argc; optind++) {
 		if (!jobfiles) {

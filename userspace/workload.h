@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <blkload/offset.h>
+
 #include "job.h"
 #include "parse.h"
 #include "series.h"
@@ -25,7 +27,7 @@ enum {
 	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
 	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
 	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
-	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
+	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_HELP,
 };
 
@@ -37,6 +39,9 @@ struct workload {
 	uint32_t req;		/* BLKLOAD_REQ_* flags: fua, preflush, hipri, nowait, write-zeroes */
 	uint32_t rate_iops, rate_process;	/* IOs a second per job, 0: no limit; linear, poisson */
 	uint32_t dist, dist_param;	/* BLKLOAD_DIST_*, its parameter (the module's units) */
+	/* fio's bssplit/bsrange: per direction (reads; writes and trims), lo, hi, percent */
+	uint32_t nbs[2], bss[2][BL_GEN_BS_MAX][3];
+	uint32_t bs_max;		/* the largest IO (bs without a split) */
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;
@@ -80,5 +85,10 @@ int parse_percentiles(const char *s, struct report_opts *ro);
 int parse_drain_ms(const char *s, uint32_t *ms);
 /* fio's random_distribution into BLKLOAD_DIST_* and the module's parameter; -1 if bad. */
 int dist_parse(const char *s, uint32_t *dist, uint32_t *param);
+/*
+ * fio's bssplit ("4k/50:64k/40:1m/10[,WRITES]") or, @range, bsrange
+ * ("4k-64k[,WRITES]") into @w's tables; -1 after saying why.
+ */
+int bs_parse(struct workload *w, const char *s, bool range);
 
 #endif

@@ -527,18 +527,22 @@ static inline BL_GEN_U64 bl_dist_next(const struct bl_dist *d, struct bl_gen *g)
 }
 
 /*
- * bl_gen_op() with the block of a random stream drawn from @d (set up over
- * the stream's blocks); a sequential stream, or a uniform @d, draws as
- * bl_gen_op() does, the same values.
+ * bl_gen_op_len() with the first unit of a random stream's IO drawn from @d
+ * (set up over the stream's units; an IO that would end past the region is
+ * moved back to end at its end); a sequential stream, or a uniform @d, draws
+ * as bl_gen_op_len() does, the same values.
  */
-static inline int bl_gen_op_dist(struct bl_gen *g, const struct bl_dist *d, BL_GEN_U64 *off)
+static inline int bl_gen_op_dist(struct bl_gen *g, const struct bl_dist *d, BL_GEN_U64 *off,
+				 BL_GEN_U32 *len)
 {
 	int op = bl_gen_draw_op(g);
+	BL_GEN_U64 k = bl_gen_units(g, op);
 
 	if (g->random && d->type != BL_DIST_RANDOM)
-		*off = g->base + bl_dist_next(d, g) * g->bs;
+		*off = g->base + bl_gen_fit(g, bl_dist_next(d, g), k) * g->bs;
 	else
-		*off = g->base + bl_gen_block(g) * g->bs;
+		*off = g->base + bl_gen_block(g, k) * g->bs;
+	*len = (BL_GEN_U32)(k * g->bs);
 	return op;
 }
 

@@ -13,6 +13,16 @@
  * percent of the time (every time for a trim pattern, never without trims),
  * else a read, rwmixread percent of the time. Without trims the sequence is
  * the one it was before trims existed.
+ *
+ * Block sizes (bl_gen_set_bs()): without a split every IO is bs bytes. With
+ * one (fio's bssplit and bsrange, per direction: reads, and writes with
+ * trims), bs is the unit every size is a multiple of and every offset is
+ * aligned to (fio's blockalign), and each IO draws its size after its
+ * operation: an entry by its percentage, then a multiple of bs within the
+ * entry's range. A random IO of k units starts at a uniform (or, with
+ * dist.h, distributed) unit, moved back so that it ends inside the region;
+ * a sequential stream goes on from where its last IO ended and wraps to its
+ * start when the next one would not fit.
  */
 #ifndef _BLKLOAD_OFFSET_H
 #define _BLKLOAD_OFFSET_H
@@ -28,6 +38,14 @@
 #define BL_GEN_U32 uint32_t
 #endif
 
+/* Most entries of a block size split, per direction. */
+#define BL_GEN_BS_MAX	16
+
+/* One entry of a split: sizes lo..hi (multiples of the unit), to cumulative percent cum. */
+struct bl_gen_bs {
+	BL_GEN_U32 lo, hi, cum;
+};
+
 struct bl_gen {
 	BL_GEN_U64 rng;		/* splitmix64 state */
 	BL_GEN_U64 base;	/* first byte of this stream's region */
@@ -36,6 +54,8 @@ struct bl_gen {
 	BL_GEN_U32 bs;
 	BL_GEN_U32 rwmixread;	/* percent of reads, 0..100 */
 	BL_GEN_U32 rwmixtrim;	/* percent of trims, 0..100 (bl_gen_set_trim()) */
+	BL_GEN_U32 nbs[2];	/* split entries: [0] reads, [1] writes and trims */
+	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];
 	bool random;
 };
 
@@ -106,6 +126,8 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 	g->bs = bs;
 	g->rwmixread = rwmixread;
 	g->rwmixtrim = 0;
+	g->nbs[0] = 0;
+	g->nbs[1] = 0;
 	g->random = random;
 	g->next = 0;
 	/* Streams of one seed are independent: each starts from a mixed seed. */
@@ -150,30 +172,97 @@ static inline int bl_gen_draw_op(struct bl_gen *g)
 	return op;
 }
 
-/* The next block of a sequential stream, or of a uniform random one. */
-static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g)
+/*
+ * Sets the block size split of direction @dir (0: reads, 1: writes and
+ * trims), after bl_gen_init(), whose bs is then the unit: @n entries (at
+ * most BL_GEN_BS_MAX) of sizes lo..hi, multiples of the unit, with
+ * cumulative percentages rising to 100. Every size must fit the stream's
+ * region. Returns false on impossible input. @n 0: every IO is bs bytes.
+ */
+static inline bool bl_gen_set_bs(struct bl_gen *g, unsigned int dir, const struct bl_gen_bs *t,
+				 unsigned int n)
+{
+	BL_GEN_U32 prev = 0;
+	unsigned int i;
+
+	if (dir > 1 || n > BL_GEN_BS_MAX)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!t[i].lo || t[i].lo > t[i].hi || t[i].lo % g->bs || t[i].hi % g->bs ||
+		    t[i].cum <= prev || t[i].cum > 100 || t[i].hi / g->bs > g->nblocks)
+			return false;
+		prev = t[i].cum;
+		g->bss[dir][i] = t[i];
+	}
+	if (n && prev != 100)
+		return false;
+	g->nbs[dir] = n;
+	return true;
+}
+
+/* The size of the next IO of operation @op, in units of bs. */
+static inline BL_GEN_U64 bl_gen_units(struct bl_gen *g, int op)
+{
+	unsigned int dir = op != BL_GEN_READ, n = g->nbs[dir], i = 0;
+	const struct bl_gen_bs *e = g->bss[dir];
+	BL_GEN_U32 u;
+
+	if (!n)
+		return 1;
+	if (n > 1) {
+		u = (BL_GEN_U32)bl_gen_below(g, 100);
+		while (u >= e[i].cum)
+			i++;
+	}
+	if (e[i].lo == e[i].hi)
+		return e[i].lo / g->bs;
+	return e[i].lo / g->bs + bl_gen_below(g, (e[i].hi - e[i].lo) / g->bs + 1);
+}
+
+/* Where a random IO of @k units starting at unit @b goes: inside the region. */
+static inline BL_GEN_U64 bl_gen_fit(const struct bl_gen *g, BL_GEN_U64 b, BL_GEN_U64 k)
+{
+	return b + k > g->nblocks ? g->nblocks - k : b;
+}
+
+/* The first unit of the next IO, of @k units, of a sequential or uniform random stream. */
+static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g, BL_GEN_U64 k)
 {
 	BL_GEN_U64 b;
 
 	if (g->random)
-		return bl_gen_below(g, g->nblocks);
+		return k == 1 ? bl_gen_below(g, g->nblocks) :
+				bl_gen_below(g, g->nblocks - k + 1);
+	if (g->next + k > g->nblocks)
+		g->next = 0;
 	b = g->next;
-	if (++g->next == g->nblocks)
+	g->next += k;
+	if (g->next == g->nblocks)
 		g->next = 0;
 	return b;
 }
 
 /*
- * Next operation (BL_GEN_READ, _WRITE, _TRIM); then its byte offset in *@off.
- * Random streams draw uniformly; dist.h's bl_gen_op_dist() draws the block
- * from another distribution.
+ * Next operation (BL_GEN_READ, _WRITE, _TRIM); then its byte offset in *@off
+ * and its length in *@len. Random streams draw uniformly; dist.h's
+ * bl_gen_op_dist() draws the block from another distribution.
  */
-static inline int bl_gen_op(struct bl_gen *g, BL_GEN_U64 *off)
+static inline int bl_gen_op_len(struct bl_gen *g, BL_GEN_U64 *off, BL_GEN_U32 *len)
 {
 	int op = bl_gen_draw_op(g);
+	BL_GEN_U64 k = bl_gen_units(g, op);
 
-	*off = g->base + bl_gen_block(g) * g->bs;
+	*off = g->base + bl_gen_block(g, k) * g->bs;
+	*len = (BL_GEN_U32)(k * g->bs);
 	return op;
+}
+
+/* bl_gen_op_len() of a stream without a split: every IO is bs bytes. */
+static inline int bl_gen_op(struct bl_gen *g, BL_GEN_U64 *off)
+{
+	BL_GEN_U32 len;
+
+	return bl_gen_op_len(g, off, &len);
 }
 
 /* Next operation: true for a read (a trim is not); its byte offset in *@off. */

@@ -147,6 +147,17 @@ static int job_region(const struct workload *w, struct eng_job *job, uint64_t *s
 			job->path);
 		return -1;
 	}
+	if (w->bs_max != w->bs) {
+		if (w->io_size || (!w->runtime && !w->number_ios)) {
+			fprintf(stderr, "blkload: bssplit: give runtime or number_ios (not io_size)\n");
+			return -1;
+		}
+		if ((sequential(w->rw) ? blocks / job->nr_queues : blocks) < w->bs_max / w->bs) {
+			fprintf(stderr, "blkload: %s: the largest bssplit size does not fit the region\n",
+				job->path);
+			return -1;
+		}
+	}
 	*number_ios = w->number_ios;
 	if (w->io_size) {
 		uint64_t n = w->io_size / w->bs;
@@ -187,6 +198,24 @@ static void op_reset(struct op_stats *st, bool keep_errors)
 	st->split = true;
 }
 
+/* The workload's block size split, as the module's job-new takes it (offset.h's form). */
+static bool set_split(struct bl_gen *g, const struct workload *w)
+{
+	for (unsigned int d = 0; d < 2; d++) {
+		struct bl_gen_bs t[BL_GEN_BS_MAX];
+		uint32_t cum = 0;
+
+		for (uint32_t i = 0; i < w->nbs[d]; i++) {
+			cum += w->bss[d][i][2];
+			t[i] = (struct bl_gen_bs){ .lo = w->bss[d][i][0], .hi = w->bss[d][i][1],
+						   .cum = cum };
+		}
+		if (!bl_gen_set_bs(g, d, t, w->nbs[d]))
+			return false;
+	}
+	return true;
+}
+
 static int queue_init(const struct workload *w, struct eng_job *job, struct eng_queue *q,
 		      unsigned int index, unsigned int cpu, uint64_t size, uint64_t number_ios)
 {
@@ -198,6 +227,7 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	if (!bl_gen_init(&q->gen, w->randseed, index, job->nr_queues, random_rw(w->rw), mix(w),
 			 w->offset, size, w->bs) ||
 	    !bl_gen_set_trim(&q->gen, trim_only(w->rw) ? 100 : w->rwmixtrim) ||
+	    !set_split(&q->gen, w) ||
 	    !bl_dist_init(&q->dist, random_rw(w->rw) ? w->dist : BLKLOAD_DIST_RANDOM,
 			  w->dist_param, q->gen.nblocks, w->randseed))
 		return -1;
@@ -216,9 +246,9 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	for (unsigned int i = 0; i < w->iodepth; i++) {
 		struct eng_slot *s = &q->slots[i];
 
-		if (posix_memalign(&s->buf, align, w->bs))
+		if (posix_memalign(&s->buf, align, w->bs_max))
 			return -1;
-		memset(s->buf, 0, w->bs);
+		memset(s->buf, 0, w->bs_max);
 		s->q = q;
 		q->free[q->nr_free++] = s;
 	}
@@ -266,7 +296,7 @@ static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 	struct op_stats *st = &q->st[s->op];
 	uint64_t lat, slat;
 
-	if (s->res != (int64_t)w->bs) {
+	if (s->res != (int64_t)s->len) {
 		int err = s->res < 0 ? (int)s->res : -EIO;
 
 		job_error(q->job, err);
@@ -279,7 +309,7 @@ static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 	if (!s->counted)
 		return;
 	st->ios++;
-	st->bytes += w->bs;
+	st->bytes += s->len;
 	if (w->no_lat)
 		return;
 	/* As the module: a completion seen inside the submit call is all slat. */
@@ -347,14 +377,14 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 			}
 			s = q->free[--q->nr_free];
 
-			s->op = bl_gen_op_dist(&q->gen, &q->dist, &s->off);
+			s->op = bl_gen_op_dist(&q->gen, &q->dist, &s->off, &s->len);
 			s->read = s->op == OP_READ;
 			if (q->rate) {
 				s->sched_ns = q->sched_next;
 				queue_pace(q, w);
 			}
 			if (s->op == OP_WRITE && !(w->req & BLKLOAD_REQ_WRITE_ZEROES))
-				for (unsigned int o = 0; o < w->bs; o += BLKLOAD_SECTOR)
+				for (unsigned int o = 0; o < s->len; o += BLKLOAD_SECTOR)
 					bl_stamp_sector((char *)s->buf + o, s->off + o);
 			s->counted = q->ramp_done;
 			slots[i] = s;
@@ -643,6 +673,9 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	j->dist_param = w->dist_param;
 	j->req = w->req;
 	j->bs = w->bs;
+	if (w->nbs[0])
+		j->bssplit = bs_format(w->bss[0], (int)(w->nbs[0] * 12), w->bss[1],
+				       (int)(w->nbs[1] * 12));
 	j->iodepth = w->iodepth;
 	j->batch = w->batch ? w->batch : 1;
 	j->state = BLKLOAD_STATE_DONE;

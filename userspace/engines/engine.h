@@ -34,6 +34,7 @@ struct eng_slot {
 	struct eng_queue *q;
 	uint64_t off;
 	uint64_t sched_ns;	/* rate limit: when it was due */
+	uint32_t len;		/* bytes of its IO */
 	uint64_t submit_ns;	/* before the call that submits it */
 	uint64_t sent_ns;	/* after that call returned */
 	int64_t res;		/* bytes done, or a negative errno */

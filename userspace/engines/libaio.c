@@ -52,7 +52,6 @@ static int aio_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 {
 	struct aio *a = t->priv;
 	struct iocb *list[64];
-	unsigned int bs = t->run->w->bs;
 	uint32_t req = t->run->w->req;
 	int ret;
 
@@ -63,9 +62,9 @@ static int aio_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 		struct iocb *cb = &a->iocbs[s->index];
 
 		if (s->read)
-			io_prep_pread(cb, s->q->job->fd, s->buf, bs, (long long)s->off);
+			io_prep_pread(cb, s->q->job->fd, s->buf, s->len, (long long)s->off);
 		else
-			io_prep_pwrite(cb, s->q->job->fd, s->buf, bs, (long long)s->off);
+			io_prep_pwrite(cb, s->q->job->fd, s->buf, s->len, (long long)s->off);
 		/* RWF_DSYNC: an O_DIRECT write to a block device then carries REQ_FUA. */
 		if (!s->read && (req & BLKLOAD_REQ_FUA))
 			cb->aio_rw_flags |= RWF_DSYNC;

@@ -238,7 +238,7 @@ static void rbd_done(rbd_completion_t c, void *arg)
 	s->res = lib.rbd_aio_get_return_value(c);
 	/* A write, trim or write-zeroes that succeeded returns 0 (or its length), a read its length. */
 	if (!s->read && !s->res)
-		s->res = s->q->t->run->w->bs;
+		s->res = s->len;
 	lib.rbd_aio_release(c);
 	do {
 		s->next = old;
@@ -251,7 +251,7 @@ static void rbd_done(rbd_completion_t c, void *arg)
 
 static int rbd_submit(struct eng_thread *t, struct eng_slot **slots, unsigned int n)
 {
-	unsigned int bs = t->run->w->bs, i;
+	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		struct eng_slot *s = slots[i];
@@ -263,13 +263,13 @@ static int rbd_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 		if (ret < 0)
 			return i ? (int)i : ret;
 		if (s->op == OP_READ)
-			ret = lib.rbd_aio_read(rj->image, s->off, bs, s->buf, c);
+			ret = lib.rbd_aio_read(rj->image, s->off, s->len, s->buf, c);
 		else if (s->op == OP_TRIM)
-			ret = lib.rbd_aio_discard(rj->image, s->off, bs, c);
+			ret = lib.rbd_aio_discard(rj->image, s->off, s->len, c);
 		else if (t->run->w->req & BLKLOAD_REQ_WRITE_ZEROES)
-			ret = lib.rbd_aio_write_zeroes(rj->image, s->off, bs, c, 0, 0);
+			ret = lib.rbd_aio_write_zeroes(rj->image, s->off, s->len, c, 0, 0);
 		else
-			ret = lib.rbd_aio_write(rj->image, s->off, bs, s->buf, c);
+			ret = lib.rbd_aio_write(rj->image, s->off, s->len, s->buf, c);
 		if (ret < 0) {
 			lib.rbd_aio_release(c);
 			return i ? (int)i : ret;

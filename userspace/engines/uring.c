@@ -47,7 +47,7 @@ static int uring_init(struct eng_thread *t)
 		for (unsigned int k = 0; k < t->run->w->iodepth; k++) {
 			q->slots[k].index = n;
 			iov[n].iov_base = q->slots[k].buf;
-			iov[n++].iov_len = t->run->w->bs;
+			iov[n++].iov_len = t->run->w->bs_max;
 		}
 	}
 	ret = io_uring_register_files(&u->ring, fds, t->nr_queues);
@@ -75,7 +75,6 @@ static int uring_submit(struct eng_thread *t, struct eng_slot **slots, unsigned 
 {
 	struct uring *u = t->priv;
 	uint32_t req = t->run->w->req;
-	unsigned int bs = t->run->w->bs;
 	int ret;
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -85,9 +84,11 @@ static int uring_submit(struct eng_thread *t, struct eng_slot **slots, unsigned 
 		if (!sqe)
 			return -EBUSY;	/* the ring is sized for every slot: never */
 		if (s->read) {
-			io_uring_prep_read_fixed(sqe, s->q->file, s->buf, bs, s->off, (int)s->index);
+			io_uring_prep_read_fixed(sqe, s->q->file, s->buf, s->len, s->off,
+						 (int)s->index);
 		} else {
-			io_uring_prep_write_fixed(sqe, s->q->file, s->buf, bs, s->off, (int)s->index);
+			io_uring_prep_write_fixed(sqe, s->q->file, s->buf, s->len, s->off,
+						  (int)s->index);
 			if (req & BLKLOAD_REQ_FUA)
 				sqe->rw_flags |= RWF_DSYNC;
 		}

@@ -128,6 +128,7 @@ static void workload(struct workload *w, uint32_t rw, uint64_t number_ios)
 	w->rw = rw;
 	w->rwmixread = 50;
 	w->bs = 4096;
+	w->bs_max = 4096;
 	w->iodepth = 8;
 	w->number_ios = number_ios;
 	w->randseed = 5;

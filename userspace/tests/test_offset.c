@@ -115,6 +115,98 @@ TEST(rwmixtrim_ratio)
 	EXPECT_FALSE(bl_gen_set_trim(&g, 101));
 }
 
+/* bssplit: sizes by percent, offsets aligned to the unit and inside the region. */
+TEST(bs_split)
+{
+	static const struct bl_gen_bs t[] = {
+		{ 4096, 4096, 50 }, { 65536, 65536, 90 }, { 1 << 20, 1 << 20, 100 },
+	};
+	const uint64_t base = 1 << 20, size = 64 << 20;
+	struct bl_gen g;
+	uint64_t off, n4 = 0, n64 = 0, n1m = 0;
+	uint32_t len;
+
+	ASSERT_TRUE(bl_gen_init(&g, 9, 0, 1, true, 100, base, size, 4096));
+	ASSERT_TRUE(bl_gen_set_bs(&g, 0, t, 3));
+	for (int i = 0; i < 100000; i++) {
+		bl_gen_op_len(&g, &off, &len);
+		ASSERT_EQ(0, off % 4096);
+		ASSERT_GE(off, base);
+		ASSERT_LE(off + len, base + size);
+		n4 += len == 4096;
+		n64 += len == 65536;
+		n1m += len == 1 << 20;
+	}
+	EXPECT_EQ(100000, n4 + n64 + n1m);
+	EXPECT_GT(n4, 49300);
+	EXPECT_LT(n4, 50700);
+	EXPECT_GT(n1m, 9600);
+	EXPECT_LT(n1m, 10400);
+	/* Writes take their own table; without one every write is the unit. */
+	ASSERT_TRUE(bl_gen_init(&g, 9, 0, 1, true, 0, base, size, 4096));
+	ASSERT_TRUE(bl_gen_set_bs(&g, 0, t, 3));
+	for (int i = 0; i < 1000; i++) {
+		bl_gen_op_len(&g, &off, &len);
+		ASSERT_EQ(4096, len);
+	}
+	/* Impossible tables. */
+	EXPECT_FALSE(bl_gen_set_bs(&g, 0, (struct bl_gen_bs[]){ { 6144, 6144, 100 } }, 1));
+	EXPECT_FALSE(bl_gen_set_bs(&g, 0, (struct bl_gen_bs[]){ { 4096, 4096, 99 } }, 1));
+	EXPECT_FALSE(bl_gen_set_bs(&g, 0, (struct bl_gen_bs[]){ { 8192, 4096, 100 } }, 1));
+	EXPECT_FALSE(bl_gen_set_bs(&g, 2, t, 3));
+	EXPECT_FALSE(bl_gen_set_bs(&g, 0, (struct bl_gen_bs[]){ { 128 << 20, 128 << 20, 100 } },
+				   1));
+}
+
+/* bsrange: every multiple of the unit from lo to hi, about equally often. */
+TEST(bs_range)
+{
+	const struct bl_gen_bs r = { 4096, 65536, 100 };
+	uint64_t count[17] = { 0 }, off;
+	struct bl_gen g;
+	uint32_t len;
+
+	ASSERT_TRUE(bl_gen_init(&g, 4, 0, 1, true, 100, 0, 1 << 30, 4096));
+	ASSERT_TRUE(bl_gen_set_bs(&g, 0, &r, 1));
+	for (int i = 0; i < 160000; i++) {
+		bl_gen_op_len(&g, &off, &len);
+		ASSERT_EQ(0, len % 4096);
+		ASSERT_GE(len, 4096);
+		ASSERT_LE(len, 65536);
+		count[len / 4096]++;
+	}
+	for (int k = 1; k <= 16; k++) {
+		EXPECT_GT(count[k], 9500);
+		EXPECT_LT(count[k], 10500);
+	}
+}
+
+/* A sequential stream goes on from where its last IO ended, wrapping at the end. */
+TEST(bs_split_sequential)
+{
+	static const struct bl_gen_bs t[] = { { 4096, 4096, 50 }, { 12288, 12288, 100 } };
+	struct bl_gen g;
+	uint64_t off, expect = 0;
+	uint32_t len;
+	int wraps = 0;
+
+	ASSERT_TRUE(bl_gen_init(&g, 2, 0, 1, false, 100, 0, 1 << 20, 4096));
+	ASSERT_TRUE(bl_gen_set_bs(&g, 0, t, 2));
+	for (int i = 0; i < 10000; i++) {
+		bl_gen_op_len(&g, &off, &len);
+		if (off != expect) {
+			/* Only a wrap: the next would not fit before the end. */
+			ASSERT_EQ(0, off);
+			ASSERT_GT(expect + len, 1 << 20);
+			wraps++;
+		}
+		expect = off + len == 1 << 20 ? 0 : off + len;
+		if (!expect)
+			wraps++;
+	}
+	EXPECT_GT(wraps, 10);
+}
+
 TEST(rejects_impossible)
 {
 	struct bl_gen g;

@@ -183,6 +183,49 @@ TEST(flavours_and_rates)
 	workload_free(&w);
 }
 
+/* fio's bssplit and bsrange forms; bs becomes the smallest size. */
+TEST(bssplit)
+{
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bssplit=4k/50:64k/40:1m/10", NULL));
+	EXPECT_EQ(3, w.nbs[0]);
+	EXPECT_EQ(3, w.nbs[1]);
+	EXPECT_EQ(4096, w.bs);
+	EXPECT_EQ(1 << 20, w.bs_max);
+	EXPECT_EQ(65536, w.bss[1][1][0]);
+	EXPECT_EQ(40, w.bss[1][1][2]);
+	workload_free(&w);
+	/* Writes apart; an entry without a percent takes what is left, split evenly. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bssplit=8k/50:16k:32k,64k", NULL));
+	EXPECT_EQ(3, w.nbs[0]);
+	EXPECT_EQ(25, w.bss[0][1][2]);
+	EXPECT_EQ(25, w.bss[0][2][2]);
+	EXPECT_EQ(1, w.nbs[1]);
+	EXPECT_EQ(100, w.bss[1][0][2]);
+	EXPECT_EQ(8192, w.bs);
+	EXPECT_EQ(65536, w.bs_max);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bsrange=4k-64k", NULL));
+	EXPECT_EQ(4096, w.bss[0][0][0]);
+	EXPECT_EQ(65536, w.bss[0][0][1]);
+	EXPECT_EQ(100, w.bss[0][0][2]);
+	workload_free(&w);
+	static const char *const bad[] = {
+		"4k/50:64k/40", "4k/50:64k/60", "x/100", "4k/101", "4k/50:8k/50:16k",
+		"4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/5:4k/20",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--bssplit", bad[i], NULL))
+			TH_LOG("accepted %s", bad[i]);
+		workload_free(&w);
+	}
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--bsrange=64k-4k", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--bsrange=4k-8k:16k-32k", NULL));
+	workload_free(&w);
+}
+
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {

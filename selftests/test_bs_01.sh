@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Block size splits (fio's bssplit and bsrange) as the device sees them:
+# every bio's size and offset from block_bio_queue. The sizes come in their
+# percentages (within 2 points), every offset is aligned to the smallest
+# size and inside the region, the bytes reported are the bytes the device
+# moved; reads and writes take their own tables; a sequential write covers
+# the region with correctly stamped blocks; the io_uring engine issues
+# exactly the module's IOs; what cannot work is refused.
+. "$(dirname "$0")/lib.sh"
+
+bl_require_root
+bl_require_cmd blkload python3
+
+ktap_print_header
+ktap_set_plan 7
+bl_mark start
+bl_load
+T=/sys/kernel/tracing
+[[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
+[[ -d $T/events/block/block_bio_queue ]] ||
+	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
+bl_nullb nr_devices=1 gb=4 irqmode=0 memory_backed=0
+echo none >/sys/block/nullb0/queue/scheduler
+tmp=$(mktemp -d)
+old_kb=$(cat $T/buffer_size_kb)
+cleanup() {
+	echo 0 >$T/events/block/block_bio_queue/enable
+	echo 0 >$T/events/block/block_bio_queue/filter 2>/dev/null
+	echo "$old_kb" >$T/buffer_size_kb
+	modprobe -r brd 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+echo 8192 >$T/buffer_size_kb
+
+# "rwbs sector sectors" of every bio "${@:3}" queues on device $2, into $tmp/$1.
+bios() {
+	local out=$1 dev=$2 mm
+	shift 2
+	mm=$(cat "/sys/block/$dev/dev")
+	echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
+	echo >$T/trace
+	echo 1 >$T/events/block/block_bio_queue/enable
+	"$@" >"$tmp/$out.json" 2>"$tmp/$out.err" || { sed 's/^/# /' "$tmp/$out.err"; return 1; }
+	echo 0 >$T/events/block/block_bio_queue/enable
+	awk '/block_bio_queue/ { for (i = 1; i < NF; i++)
+		if ($i ~ /^[0-9]+,[0-9]+$/) { print $(i + 1), $(i + 2), $(i + 4); break } }' \
+		$T/trace >"$tmp/$out"
+	echo "# $out: $(wc -l <"$tmp/$out") bios"
+}
+
+# Checks $tmp/$1: N bios, sizes in the given KiB/percent shares, 4k-aligned,
+# inside 4 GiB, and the report's bytes equal to the bios'.
+shares() {
+	python3 - "$tmp/$1" "$tmp/$1.json" "$2" "$3" <<'PY'
+import collections, json, sys
+rows = [l.split() for l in open(sys.argv[1])]
+n = int(sys.argv[3])
+want = dict((int(k), float(v)) for k, v in (x.split("/") for x in sys.argv[4].split(":")))
+sizes = collections.Counter(int(r[2]) * 512 // 1024 for r in rows)
+ok = len(rows) == n
+for kib, pct in sorted(want.items()):
+    got = 100.0 * sizes[kib] / len(rows)
+    print("# %d KiB: %.2f%% (want %.2f%%)" % (kib, got, pct))
+    ok &= abs(got - pct) <= 2.0
+ok &= set(sizes) <= set(want)
+ok &= all(int(r[1]) % 8 == 0 and (int(r[1]) + int(r[2])) * 512 <= 4 << 30 for r in rows)
+j = json.load(open(sys.argv[2]))["jobs"][0]
+moved = sum(int(r[2]) * 512 for r in rows)
+print("# bytes: report %d, bios %d" % (j["read"]["io_bytes"] + j["write"]["io_bytes"], moved))
+ok &= j["read"]["io_bytes"] + j["write"]["io_bytes"] == moved
+sys.exit(0 if ok else 1)
+PY
+}
+
+split=4k/50:64k/40:1m/10
+bssplit() {
+	bios split nullb0 blkload -j run --dev /dev/nullb0 --rw randread --bssplit $split \
+		--number_ios 20000 --iodepth 8 --cpus 0 &&
+		shares split 20000 4/50:64/40:1024/10
+}
+bl_check "--bssplit $split: sizes in their shares, 4k-aligned, bytes as the device's" bssplit
+
+bsrange() {
+	local want
+	want=$(python3 -c 'print(":".join("%d/6.25" % k for k in range(4, 68, 4)))')
+	bios range nullb0 blkload -j run --dev /dev/nullb0 --rw randread --bsrange 4k-64k \
+		--number_ios 32000 --iodepth 8 --cpus 0-1 &&
+		shares range 32000 "$want"
+}
+bl_check "--bsrange 4k-64k: the 16 multiples of 4k, each ~6.25%" bsrange
+
+directions() {
+	bios dirs nullb0 blkload -j run --dev /dev/nullb0 --rw randrw --bssplit 4k/100,64k/100 \
+		--number_ios 4000 --iodepth 4 --allow-write || return 1
+	python3 - "$tmp/dirs" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+bad = [r for r in rows if int(r[2]) != (8 if r[0].startswith("R") else 128)]
+print("# %d bios, %d of the wrong size for their direction" % (len(rows), len(bad)))
+sys.exit(0 if len(rows) == 4000 and not bad else 1)
+PY
+}
+bl_check "--bssplit READS,WRITES: reads 4k, writes 64k" directions
+
+sequential() {
+	local n
+	bl_brd 65536 || return 1
+	blkload -j run --dev /dev/ram0 --rw write --bssplit $split --number_ios 3000 \
+		--iodepth 4 --allow-write >"$tmp/seq.json" || return 1
+	blockdev --flushbufs /dev/ram0 2>/dev/null
+	n=$(bl_stamped /dev/ram0 | wc -w) || return 1
+	echo "# $n of 16384 blocks stamped, each with its own offset"
+	# All but what a wrap left short of the end (under the largest size).
+	test "$n" -ge $((16384 - 256))
+}
+bl_check "sequential write with --bssplit: the region written, every stamp its own offset" \
+	sequential
+
+same_ios() {
+	bios uring nullb0 blkload -j run --engine io_uring --dev /dev/nullb0 --rw randread \
+		--bssplit $split --number_ios 20000 --iodepth 8 --cpus 0 || return 1
+	cmp -s <(awk '{ print $2, $3 }' "$tmp/split" | sort) \
+		<(awk '{ print $2, $3 }' "$tmp/uring" | sort)
+}
+bl_check "the io_uring engine issues exactly the module's offsets and sizes" same_ios
+
+refused() {
+	local want=$1
+	shift
+	if blkload run "$@" >"$tmp/r.out" 2>&1; then
+		echo "# accepted: $*"
+		return 1
+	fi
+	sed 's/^/# /' "$tmp/r.out"
+	grep -q -- "$want" "$tmp/r.out"
+}
+bl_check "without runtime or number_ios, or larger than the region: refused" \
+	bash -c "$(declare -f refused); tmp=$tmp
+		refused 'give runtime or number' --dev /dev/nullb0 --bssplit $split &&
+		refused 'does not fit the region' --dev /dev/nullb0 --bssplit 4k/50:1m/50 \
+			--size 512k --number_ios 10"
+bl_check "nothing left" bl_clean
+ktap_finished
