@@ -171,6 +171,13 @@ struct bl_queue {
 	 * in 1/rate ns) or, for poisson, the pacing generator's mean.
 	 */
 	u32 rate;
+	/*
+	 * No new IO before hold_until (startdelay, thinktime); thinking: the
+	 * queue issued think_blocks IOs and waits for them to complete.
+	 */
+	u64 hold_until;
+	u32 think_count;
+	bool thinking;
 	u64 sched_next;
 	u64 sched_step, sched_rem, sched_acc;
 	struct bl_gen pace;
@@ -228,6 +235,10 @@ struct bl_params {
 	u32 dist_param;
 	/* Block size split (offset.h), reads and writes: bs is then the unit. */
 	u32 bs_max;		/* the largest IO: slots hold it */
+	u64 think_ns;		/* stall after think_blocks IOs; 0: none */
+	u32 think_blocks;
+	u32 loops;
+	u64 startdelay_ns;
 	u32 nbs[2];
 	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];
 	bool allow_write;

@@ -135,6 +135,16 @@ static inline void bl_bio_reset(struct bio *bio, struct block_device *b, blk_opf
 #endif
 }
 
+/* Whether the device has a volatile write cache (else FUA and flushes are stripped). */
+static inline bool bl_bdev_write_cache(struct block_device *b)
+{
+#ifdef HAVE_BDEV_WRITE_CACHE
+	return bdev_write_cache(b);
+#else
+	return test_bit(QUEUE_FLAG_WC, &bdev_get_queue(b)->queue_flags);
+#endif
+}
+
 /* Whether the device takes discards (trims). */
 static inline bool bl_bdev_can_discard(struct block_device *b)
 {
@@ -167,6 +177,11 @@ static inline bool bl_bdev_can_poll(struct block_device *b)
 
 #ifdef HAVE_BIO_POLL
 #define BL_REQ_POLLED	REQ_POLLED
+static inline void bl_bio_no_cookie(struct bio *bio)
+{
+	bio->bi_cookie = BLK_QC_T_NONE;
+}
+
 /*
  * Polls for @bio's hardware queue; what it completes is ended as one batch
  * (tags and accounting together), as io_uring's polling does.
@@ -182,6 +197,10 @@ static inline int bl_bio_poll(struct bio *bio)
 }
 #else
 #define BL_REQ_POLLED	0
+static inline void bl_bio_no_cookie(struct bio *bio)
+{
+}
+
 static inline int bl_bio_poll(struct bio *bio)
 {
 	return 0;

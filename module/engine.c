@@ -65,8 +65,9 @@ static void bl_end_io(struct bio *bio)
 	 * llist_add(), and the RCU read side keeps its task_struct from being
 	 * freed until the wakeup is done. The first completion onto an empty
 	 * list wakes the worker, unless it completes inline in the worker's
-	 * own submission (an interrupt that lands on the worker must still
-	 * wake it: it may be about to sleep).
+	 * own submission or poll (bio_poll() ends polled bios in the caller's
+	 * context; the worker reaps them in the same pass). An interrupt that
+	 * lands on the worker must still wake it: it may be about to sleep.
 	 */
 	rcu_read_lock();
 	if (llist_add(&slot->node, &q->done) && (task != current || !in_task()))
@@ -287,15 +288,19 @@ void bl_queue_start(struct bl_queue *q)
 {
 	struct bl_job *job = q->job;
 
-	q->ramp_end = job->start_ns + job->p.ramp_ns;
+	/* startdelay: nothing before it; the ramp and the runtime start then. */
+	u64 start = job->start_ns + job->p.startdelay_ns;
+
+	q->hold_until = start;
+	q->ramp_end = start + job->p.ramp_ns;
 	q->end = job->p.runtime_ns ? q->ramp_end + job->p.runtime_ns : 0;
-	q->count_start_ns = job->start_ns;
-	q->progress_ns = job->start_ns;
+	q->count_start_ns = start;
+	q->progress_ns = start;
 	q->sample_next = q->ramp_end + job->p.sample_ns;
-	q->sched_next = job->start_ns;
+	q->sched_next = start;
 	q->sample_last = q->ramp_end;
 	/* The above before ramp_done, for job-get readers. */
-	smp_store_release(&q->ramp_done, !job->p.ramp_ns);
+	smp_store_release(&q->ramp_done, !job->p.ramp_ns && !job->p.startdelay_ns);
 }
 
 static void bl_queue_reset_stats(struct bl_queue *q)
@@ -443,6 +448,8 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 		opf |= REQ_NOWAIT;
 	/* bio_reset() keeps bi_io_vec and bi_max_vecs; the pages are re-added. */
 	bl_bio_reset(bio, job->bdev.bdev, opf);
+	/* Polled before it reaches a queue (plugged, dispatched): a no-op, not hctx 0. */
+	bl_bio_no_cookie(bio);
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
 	if (data) {
 		unsigned int left = slot->len, len;
@@ -477,8 +484,20 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	llist_for_each_entry_safe(slot, tmp, done, node) {
 		WRITE_ONCE(q->inflight, q->inflight - 1);
 		slot->busy = false;
-		if (unlikely(slot->nowait && retry && (slot->status == BLK_STS_AGAIN ||
-						       slot->status == BLK_STS_NOTSUPP))) {
+		if (unlikely(slot->status == BLK_STS_NOTSUPP &&
+			     (slot->bio.bi_opf & BL_REQ_POLLED))) {
+			/*
+			 * Its poll queues went away (6.12 fails such bios; 6.1
+			 * drops the flag): end the job, saying why, rather
+			 * than spin on errors.
+			 */
+			atomic_cmpxchg(&q->job->error, 0, -EOPNOTSUPP);
+			bl_job_end(q->job, BLKLOAD_REASON_ERROR);
+		}
+		if (unlikely(slot->nowait && retry &&
+			     (slot->status == BLK_STS_AGAIN ||
+			      (slot->status == BLK_STS_NOTSUPP &&
+			       !(slot->bio.bi_opf & BL_REQ_POLLED))))) {
 			/* A device that no longer takes REQ_NOWAIT (a dm reload). */
 			if (slot->status == BLK_STS_NOTSUPP)
 				q->nowait = false;
@@ -555,20 +574,29 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	if (q->window)
 		n = min_t(unsigned long, n, q->window > q->inflight ? q->window - q->inflight : 0);
 	/* IO in flight from now on: a stall would be counted from here. */
-	if (n && !q->inflight && (!q->rate || q->nr_retry || q->sched_next <= now))
+	if (n && !q->inflight &&
+	    (q->nr_retry || ((!q->rate || q->sched_next <= now) && q->hold_until <= now &&
+			     !q->thinking)))
 		WRITE_ONCE(q->progress_ns, now);
 	while (n) {
 		unsigned int b = min(n, batch);
 		struct bl_slot *plugged = NULL;
+		/* A plug started is finished, whatever b becomes (a rate may cut it). */
+		bool plugging = b > 1;
 
-		if (b > 1)
+		if (plugging)
 			blk_start_plug(&plug);
 		for (i = 0; i < b; i++) {
 			struct bl_slot *slot;
 			bool again = q->nr_retry;
 
-			/* Not due yet: the worker comes back then (bl_queue_deadline()). */
-			if (!again && q->rate && q->sched_next > now) {
+			/*
+			 * Not due yet, held (startdelay, thinktime) or thinking:
+			 * the worker comes back then (bl_queue_deadline()), or at
+			 * a completion.
+			 */
+			if (!again && ((q->rate && q->sched_next > now) || q->hold_until > now ||
+				       q->thinking)) {
 				b = i;
 				n = i;
 				break;
@@ -584,6 +612,9 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 					slot->sched_ns = q->sched_next;
 					bl_queue_pace(q);
 				}
+				/* thinktime: after think_blocks IOs, drain, then stall. */
+				if (job->p.think_ns && ++q->think_count >= job->p.think_blocks)
+					q->thinking = true;
 			}
 			bl_prep(q, slot, again);
 			slot->counted = q->ramp_done;
@@ -601,14 +632,14 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			 */
 			if (no_lat)
 				continue;
-			if (b > 1) {
+			if (plugging) {
 				slot->batch_next = plugged;
 				plugged = slot;
 			} else {
 				slot->sent_ns = ktime_get_ns();
 			}
 		}
-		if (b > 1) {
+		if (plugging) {
 			u64 sent;
 
 			blk_finish_plug(&plug);
@@ -702,9 +733,20 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 
 	if (next && next < *deadline)
 		*deadline = next;
-	/* A rate-limited queue's next IO, when it has a slot for it. */
-	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline)
+	/*
+	 * A rate-limited queue's next IO, when it could go then: a slot free,
+	 * its limit not reached, the window of a refusing device open. Else a
+	 * completion wakes the worker (armed anyway, the worker would spin).
+	 */
+	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline &&
+	    !(q->ramp_done && q->issued >= q->limit) &&
+	    !(q->window && q->inflight >= q->window))
 		*deadline = q->sched_next;
+	/* The end of a hold (startdelay, thinktime), likewise. */
+	if (!q->stopping && q->nr_free && q->hold_until && q->hold_until < *deadline &&
+	    !q->thinking &&
+	    !(q->ramp_done && q->issued >= q->limit))
+		*deadline = q->hold_until;
 	/* A stalled device still gets its (empty) samples on time. */
 	if (q->ring && q->ramp_done && q->sample_next < *deadline)
 		*deadline = q->sample_next;
@@ -785,6 +827,15 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 			q->reason = BLKLOAD_REASON_RUNTIME;
 		}
 		busy |= q->stopping;
+	}
+	/* A hold (startdelay, thinktime) that has passed. */
+	if (q->hold_until && q->hold_until <= now)
+		q->hold_until = 0;
+	/* thinktime: its IOs done, the stall begins. */
+	if (q->thinking && !q->inflight && !q->nr_retry) {
+		q->thinking = false;
+		q->think_count = 0;
+		q->hold_until = now + job->p.think_ns;
 	}
 	/* The limit ends the queue once every bio of it, refused ones too, is done. */
 	limit = q->ramp_done && q->issued >= q->limit && !q->nr_retry;

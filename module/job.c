@@ -435,6 +435,14 @@ static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 	/* Like fio: without a time or IO limit, one pass over the region. */
 	if (!p->number_ios && !p->runtime_ns)
 		p->number_ios = blocks;
+	/* loops: that many times (a runtime without a limit runs until its end anyway). */
+	if (p->number_ios && p->loops > 1) {
+		if (p->number_ios > div_u64(U64_MAX, p->loops)) {
+			NL_SET_ERR_MSG(extack, "loops x the IO count is over 2^64");
+			return -ERANGE;
+		}
+		p->number_ios *= p->loops;
+	}
 	return 0;
 }
 
@@ -480,6 +488,11 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 
 	if (bl_trims(&job->p) && !bl_bdev_can_discard(bdev)) {
 		NL_SET_ERR_MSG(extack, "the device does not support discard (trim)");
+		return -EOPNOTSUPP;
+	}
+	if ((req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH)) && !bl_bdev_write_cache(bdev)) {
+		NL_SET_ERR_MSG(extack,
+			       "fua, preflush: the device has no volatile write cache, they would be stripped");
 		return -EOPNOTSUPP;
 	}
 	if ((req & BLKLOAD_REQ_WRITE_ZEROES) && !bdev_write_zeroes_sectors(bdev)) {

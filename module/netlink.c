@@ -201,6 +201,10 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.rate_process = bl_nla_u32(tb[BLKLOAD_A_RATE_PROCESS], BLKLOAD_RATE_PROCESS_LINEAR);
 	p.dist = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], BLKLOAD_DIST_RANDOM);
 	p.dist_param = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], 0);
+	p.think_ns = bl_nla_u64(tb[BLKLOAD_A_THINKTIME], 0);
+	p.think_blocks = bl_nla_u32(tb[BLKLOAD_A_THINKTIME_BLOCKS], 1);
+	p.startdelay_ns = bl_nla_u64(tb[BLKLOAD_A_STARTDELAY], 0);
+	p.loops = bl_nla_u32(tb[BLKLOAD_A_LOOPS], 1);
 
 	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
 	if (!ret)
@@ -609,6 +613,10 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, job->p.rate_process) ||
 	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, job->p.dist) ||
 	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, job->p.dist_param) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_THINKTIME, job->p.think_ns, 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_THINKTIME_BLOCKS, job->p.think_blocks) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STARTDELAY, job->p.startdelay_ns, 0) ||
+	    nla_put_u32(msg, BLKLOAD_A_LOOPS, job->p.loops) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||

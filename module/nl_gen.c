@@ -45,6 +45,16 @@ static struct netlink_range_validation blkload_sample_ring_range = {
 	.max = 65536,
 };
 
+static struct netlink_range_validation blkload_thinktime_range = {
+	.min = 0,
+	.max = 3600000000000,
+};
+
+static struct netlink_range_validation blkload_startdelay_range = {
+	.min = 0,
+	.max = 3600000000000,
+};
+
 const struct nla_policy blkload_sample_nl_policy[BLKLOAD_A_SAMPLE_MAX + 1] = {
 	[BLKLOAD_A_SAMPLE_INDEX] = { .type = NLA_U64, },
 	[BLKLOAD_A_SAMPLE_TIME] = { .type = NLA_U64, },
@@ -181,4 +191,8 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = { .type = NLA_U32, },
 	[BLKLOAD_A_BS_SPLIT] = { .type = NLA_BINARY, .len = 192, },
 	[BLKLOAD_A_BS_SPLIT_WRITE] = { .type = NLA_BINARY, .len = 192, },
+	[BLKLOAD_A_THINKTIME] = NLA_POLICY_FULL_RANGE(NLA_U64, &blkload_thinktime_range),
+	[BLKLOAD_A_THINKTIME_BLOCKS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[BLKLOAD_A_STARTDELAY] = NLA_POLICY_FULL_RANGE(NLA_U64, &blkload_startdelay_range),
+	[BLKLOAD_A_LOOPS] = NLA_POLICY_MIN(NLA_U32, 1),
 };

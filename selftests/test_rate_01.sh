@@ -13,7 +13,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 9
 bl_mark start
 bl_load
 bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
@@ -82,7 +82,30 @@ sys.exit(0 if r["iops"] < 600 and r["sched_lat_ns"]["mean"] > 5 * r["lat_ns"]["m
 bl_check "a device slower than the rate: IOPS the device's, scheduled latency > 5x lat (queueing)" \
 	behind
 
+# Its limit reached with IO in flight and slots free: the worker sleeps
+# until a completion (it spun on the past due time before).
+idle_at_limit() {
+	bl_nullb nr_devices=2 gb=1 irqmode=2 completion_nsec=500000000 memory_backed=0 ||
+		return 1
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --rate_iops 1000 \
+		--number_ios 4 --cpus 0 >"$tmp/i.json" || return 1
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("# 4 IOs of 500 ms at 1000/s: worker CPU %.1f ms, ctx %d" % (j["cpu_ns"] / 1e6, j["ctx"]))
+sys.exit(0 if j["read"]["total_ios"] == 4 and j["cpu_ns"] < 100e6 else 1)' "$tmp/i.json"
+}
+bl_check "at its limit with IO in flight, a rate-limited worker sleeps (CPU < 100 ms in 500 ms)" \
+	idle_at_limit
+
 bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
+# A batch larger than what is due: the plug is finished every time.
+batched() {
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --iodepth_batch_submit 4 \
+		--rate_iops 2000 --runtime 2 | bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100'
+}
+bl_check "--rate_iops with --iodepth_batch_submit 4: within 5%" batched
+
 engines() {
 	local e
 	for e in io_uring libaio; do
@@ -112,7 +135,9 @@ bl_check "rate_iops below one per queue, rate_process without a rate: refused" \
 	bash -c "$(declare -f refused); tmp=$tmp
 		refused 'below one IO a second per CPU queue' --dev /dev/nullb0 --rate_iops 1 \
 			--cpus 0-1 --runtime 1 &&
-		refused 'without rate-iops' --dev /dev/nullb0 --rate_process poisson --runtime 1"
+		refused 'without rate-iops' --dev /dev/nullb0 --rate_process poisson --runtime 1 &&
+		refused 'below one IO a second per CPU queue' --engine io_uring --dev /dev/nullb0 \
+			--rate_iops 1 --cpus 0-1 --runtime 1"
 bl_check "a bad --rate_process is refused by the CLI" \
 	bash -c "! blkload run --dev /dev/nullb0 --rate_iops 10 --rate_process burst 2>/dev/null"
 bl_check "nothing left" bl_clean

@@ -16,7 +16,7 @@ bl_require_root
 bl_require_cmd blkload python3 losetup fio
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 15
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -88,7 +88,7 @@ fua() {
 bl_check "--fua: every write bio carries REQ_FUA (block_bio_queue rwbs WFS), none without" fua
 
 preflush() {
-	local n
+	local n w
 	n=$(traced bl_wc 'FWS' blkload run --dev /dev/bl_wc --rw write --number_ios 300 \
 		--preflush --allow-write)
 	echo "# --preflush: $n of 300 write bios carry PREFLUSH"
@@ -97,7 +97,7 @@ preflush() {
 bl_check "--preflush: every write bio carries REQ_PREFLUSH (rwbs FWS)" preflush
 
 uring_fua() {
-	local n
+	local n w
 	n=$(traced bl_wc 'WFS' blkload run --engine io_uring --dev /dev/bl_wc --rw randwrite \
 		--number_ios 400 --iodepth 4 --fua --allow-write)
 	echo "# io_uring --fua (RWF_DSYNC): $n of 400 write bios carry FUA"
@@ -169,13 +169,16 @@ bl_check "trim on a device without discard: refused, with the module's reason" \
 	--allow-write
 bl_check "--fua on a read workload: refused" \
 	refused "need writes" --dev /dev/bl_wc --rw randread --fua
+bl_check "--fua on a device without a volatile cache (it would be stripped): refused" \
+	refused "no volatile write cache" --dev /dev/bl_trim --rw write --number_ios 10 --fua \
+	--allow-write
 
 # Write-zeroes: a loop device over a tmpfs file (punches holes).
 modprobe loop
 truncate -s 64M "$tmp/loop.img"
 loopdev=$(losetup --find --show "$tmp/loop.img") || ktap_exit_fail_msg "losetup failed"
 wzero() {
-	local n
+	local n w
 	blkload run --dev "$loopdev" --rw write --bs 64k --size 2M --allow-write >/dev/null ||
 		return 1
 	sync
@@ -184,7 +187,14 @@ wzero() {
 		--allow-write >"$tmp/z.json" || return 1
 	echo "# $n stamped blocks before write-zeroes"
 	bl_json 'd["jobs"][0]["write"]["total_ios"] == 32' 'd["jobs"][0]["req"] == ["write_zeroes"]' \
-		<"$tmp/z.json" && test "$n" -ge 512 && zeroes "$loopdev" 2
+		<"$tmp/z.json" && test "$n" -ge 512 && zeroes "$loopdev" 2 || return 1
+	# The bios themselves: write-zeroes (rwbs N), not writes of zeroed pages.
+	n=$(traced "${loopdev#/dev/}" 'N' blkload run --dev "$loopdev" --rw write --bs 64k \
+		--size 2M --write_zeroes --allow-write)
+	w=$(traced "${loopdev#/dev/}" 'W.*' blkload run --dev "$loopdev" --rw write --bs 64k \
+		--size 2M --write_zeroes --allow-write)
+	echo "# write-zeroes bios: $n; plain writes: $w"
+	test "$n" = 32 -a "$w" = 0
 }
 bl_check "--write_zeroes on loop: 32 write-zeroes, the 2 MiB region reads back as zeroes" wzero
 bl_check "--write_zeroes on a device without it: refused" \
@@ -196,15 +206,17 @@ for d in bl_wc bl_trim; do
 	rmdir $cfs/$d
 done
 
-# Polled IO: null_blk's poll queues complete a request only when polled.
+# Polled IO: null_blk's poll queues complete a request only when polled; its
+# other queues here take a second a request, so unpolled IO would not finish.
 hipri() {
 	local r0 r1
-	bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=2 poll_queues=2 irqmode=0 \
-		memory_backed=0 || return 1
+	bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=2 poll_queues=2 irqmode=2 \
+		completion_nsec=1000000000 memory_backed=0 || return 1
+	bl_no_timeout nullb0
 	echo "# nullb0 io_poll $(cat /sys/block/nullb0/queue/io_poll)"
 	r0=$(awk '{ print $1 }' /sys/block/nullb0/stat)
 	blkload -j run --dev /dev/nullb0 --rw randread --number_ios 20000 --iodepth 16 \
-		--cpus 0-1 --hipri >"$tmp/h.json" || return 1
+		--cpus 0-1 --hipri --runtime 30 >"$tmp/h.json" || return 1
 	r1=$(awk '{ print $1 }' /sys/block/nullb0/stat)
 	echo "# --hipri: $((r1 - r0)) device reads"
 	bl_json 'd["jobs"][0]["read"]["total_ios"] == 20000' 'd["jobs"][0]["req"] == ["hipri"]' \
@@ -213,7 +225,7 @@ hipri() {
 bl_check "--hipri on null_blk with poll queues: 20000 polled reads complete" hipri
 uring_hipri() {
 	blkload -j run --engine io_uring --dev /dev/nullb0 --rw randread --number_ios 5000 \
-		--iodepth 8 --hipri | bl_json 'd["jobs"][0]["read"]["total_ios"] == 5000'
+		--iodepth 8 --hipri --runtime 30 | bl_json 'd["jobs"][0]["read"]["total_ios"] == 5000'
 }
 bl_check "io_uring --hipri (IOPOLL) on the same device" uring_hipri
 nopoll() {
@@ -224,12 +236,26 @@ nopoll() {
 }
 bl_check "--hipri without poll queues, and on libaio: refused" nopoll
 
+# Two tags, 16 IOs wanted: with --nowait the device's refusals are EAGAIN
+# errors (kept by continue_on_error); without it the module sends them again.
 nowait() {
-	blkload -j run --dev /dev/nullb0 --rw randrw --number_ios 4000 --iodepth 16 --nowait \
-		--allow-write | bl_json 'd["jobs"][0]["read"]["total_ios"] + d["jobs"][0]["write"]["total_ios"] == 4000' \
-		'd["jobs"][0]["req"] == ["nowait"]'
+	bl_nullb nr_devices=1 gb=1 hw_queue_depth=2 irqmode=2 completion_nsec=1000000 \
+		memory_backed=0 || return 1
+	blkload -j run --dev /dev/nullb0 --rw randread --number_ios 2000 --iodepth 16 --nowait \
+		--continue_on_error read >"$tmp/n.json" || true
+	blkload -j run --dev /dev/nullb0 --rw randread --number_ios 2000 --iodepth 16 \
+		>"$tmp/n0.json" || return 1
+	python3 - "$tmp/n.json" "$tmp/n0.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["jobs"][0]
+b = json.load(open(sys.argv[2]))["jobs"][0]
+print("# --nowait: %d errors (error %d) of %d; without: %d errors" % (
+    a["read"]["errors"], a["error"], a["read"]["total_ios"], b["read"]["errors"]))
+sys.exit(0 if a["read"]["errors"] > 0 and a["error"] == 11 and a["req"] == ["nowait"]
+         and b["read"]["errors"] == 0 and b["read"]["total_ios"] == 2000 else 1)
+PY
 }
-bl_check "--nowait on null_blk: the IOs complete, flagged" nowait
+bl_check "--nowait: a device out of tags fails IOs with EAGAIN; without it none fail" nowait
 modprobe -r null_blk
 bl_check "nothing left" bl_clean
 ktap_finished

@@ -54,7 +54,9 @@ static void prefill_usage(FILE *f)
 	      "  --force        write even to a mounted or claimed device\n"
 	      "  --quiet        no progress bar\n"
 	      "Ctrl-C stops once the writes in flight are done and prints the --offset to resume\n"
-	      "from; every block before it was written. The data is blkload's stamped sectors.\n",
+	      "from: every block before it was written (it is up to iodepth x bs before the\n"
+	      "end of what was written, as a refused write may leave a hole there).\n"
+	      "The data is blkload's stamped sectors.\n",
 	      f);
 }
 
@@ -143,7 +145,7 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 	bool quiet = false, tty;
 	struct pass p = { 0 }, tail = { 0 };
 	int c, rc = 1, last_tenth = 0;
-	uint64_t written, next, size, start;
+	uint64_t written, next, size, start, window;
 	struct nl_sock *ev = NULL;
 	struct bl_nl nl;
 	uint32_t cpu;
@@ -227,6 +229,7 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 		goto out_close;
 	size = p.size;
 	written = p.written;
+	window = (uint64_t)w.iodepth * w.bs;
 	/* The region's last part shorter than bs (the module writes whole blocks). */
 	if (!p.stopped && !p.error && written == size / w.bs * w.bs && size % w.bs) {
 		w.offset = p.offset + written;
@@ -246,14 +249,17 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 	else if (!quiet)
 		bar(false, written, size, el, &last_tenth);	/* where it ended */
 	/*
-	 * The prefix written: all of it when nothing failed (a stop drains the
-	 * IO in flight first). After an error, in-order issue with iodepth in
-	 * flight leaves every block written up to two windows before the count.
+	 * The prefix certainly written. Blocks go in order with iodepth in
+	 * flight, so every block one window before the last issued was done. A
+	 * stop drains the IO in flight, but a bio the device refused for now
+	 * (REQ_NOWAIT, to be sent again) is dropped: a hole inside the last
+	 * window. After an error, two windows.
 	 */
 	next = start + written;
 	if (p.error || p.errors)
-		next = start + (written > 2ULL * w.iodepth * w.bs ? written - 2ULL * w.iodepth * w.bs :
-				0);
+		next = start + (written > 2 * window ? written - 2 * window : 0);
+	else if (written != size)
+		next = start + (written > window ? written - window : 0);
 	o = out_new(stdout, ctx->json, ctx->pretty);
 	out_str(o, "device", "device", p.path);
 	out_u64(o, "offset", "from offset", start, NULL);

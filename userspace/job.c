@@ -342,6 +342,10 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_RATE_PROCESS], &j->rate_process);
 	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], &j->dist);
 	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], &j->dist_param);
+	nla_get_u64_checked(tb[BLKLOAD_A_THINKTIME], &j->think_ns);
+	nla_get_u32_checked(tb[BLKLOAD_A_THINKTIME_BLOCKS], &j->think_blocks);
+	nla_get_u64_checked(tb[BLKLOAD_A_STARTDELAY], &j->startdelay_ns);
+	nla_get_u32_checked(tb[BLKLOAD_A_LOOPS], &j->loops);
 	j->bssplit = bs_format(tb[BLKLOAD_A_BS_SPLIT] ? nla_data(tb[BLKLOAD_A_BS_SPLIT]) : NULL,
 			       tb[BLKLOAD_A_BS_SPLIT] ? nla_len(tb[BLKLOAD_A_BS_SPLIT]) : 0,
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ?
@@ -404,6 +408,7 @@ int job_parse(struct nlattr **tb, struct job *j)
 			if (lat_parse(st[type[op]], &j->op[op].sched, &j->op[op].shist))
 				return -1;
 			j->op[op].has_sched = true;
+			j->op[op].sched_n = j->op[op].ios;
 		}
 	}
 	return 0;
@@ -466,7 +471,8 @@ void op_sum(struct op_stats *x, const struct op_stats *y)
 	hist_sum(&x->hist, y->hist);
 	hist_sum(&x->chist, y->chist);
 	if (y->has_sched) {
-		lat_sum(&x->sched, x->has_sched ? x->ios - y->ios : 0, &y->sched, y->ios);
+		lat_sum(&x->sched, x->has_sched ? x->sched_n : 0, &y->sched, y->sched_n);
+		x->sched_n += y->sched_n;
 		x->has_sched = true;
 		hist_sum(&x->shist, y->shist);
 	}

@@ -33,6 +33,7 @@ struct op_stats {
 	/* A rate-limited job: from each IO's scheduled time to its completion. */
 	bool has_sched;
 	struct bl_lat sched;
+	uint64_t sched_n;	/* its IOs: a sum may mix jobs with and without a rate */
 	uint64_t *shist;
 };
 
@@ -51,6 +52,8 @@ struct job {
 	uint32_t rate_iops, rate_process;
 	uint32_t dist, dist_param;	/* random_distribution (BLKLOAD_DIST_*) */
 	char *bssplit;			/* fio's bssplit form of the module's split, or NULL */
+	uint64_t think_ns, startdelay_ns;
+	uint32_t think_blocks, loops;
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;

@@ -147,6 +147,14 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put(msg, BLKLOAD_A_BS_SPLIT_WRITE, (int)(w->nbs[1] * sizeof(w->bss[1][0])),
 			w->bss[1]);
 	}
+	if (w->think_ns)
+		nla_put_u64(msg, BLKLOAD_A_THINKTIME, w->think_ns);
+	if (w->think_blocks)
+		nla_put_u32(msg, BLKLOAD_A_THINKTIME_BLOCKS, w->think_blocks);
+	if (w->startdelay_ns)
+		nla_put_u64(msg, BLKLOAD_A_STARTDELAY, w->startdelay_ns);
+	if (w->loops > 1)
+		nla_put_u32(msg, BLKLOAD_A_LOOPS, w->loops);
 	if (w->dist) {
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, w->dist);
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, w->dist_param);

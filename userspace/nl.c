@@ -131,7 +131,12 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_RATE_PROCESS:
 	case BLKLOAD_A_RANDOM_DISTRIBUTION:
 	case BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM:
+	case BLKLOAD_A_THINKTIME_BLOCKS:
+	case BLKLOAD_A_LOOPS:
 		return "";
+	case BLKLOAD_A_THINKTIME:
+	case BLKLOAD_A_STARTDELAY:
+		return " ns";
 	default:
 		return NULL;
 	}
@@ -364,6 +369,10 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_RANDOM_DISTRIBUTION] = "--random_distribution",
 		[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = "--random_distribution",
 		[BLKLOAD_A_BS_SPLIT] = "--bssplit/--bsrange",
+		[BLKLOAD_A_THINKTIME] = "--thinktime",
+		[BLKLOAD_A_THINKTIME_BLOCKS] = "--thinktime_blocks",
+		[BLKLOAD_A_STARTDELAY] = "--startdelay",
+		[BLKLOAD_A_LOOPS] = "--loops",
 		[BLKLOAD_A_BS_SPLIT_WRITE] = "--bssplit/--bsrange (writes)",
 		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",

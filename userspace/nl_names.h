@@ -69,6 +69,10 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = "random-distribution-param",
 	[BLKLOAD_A_BS_SPLIT] = "bs-split",
 	[BLKLOAD_A_BS_SPLIT_WRITE] = "bs-split-write",
+	[BLKLOAD_A_THINKTIME] = "thinktime",
+	[BLKLOAD_A_THINKTIME_BLOCKS] = "thinktime-blocks",
+	[BLKLOAD_A_STARTDELAY] = "startdelay",
+	[BLKLOAD_A_LOOPS] = "loops",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

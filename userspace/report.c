@@ -166,7 +166,8 @@ static void json_op(struct out *o, const char *key, const struct op_stats *op, u
 	json_lat(o, "lat_ns", &op->lat, n, no_lat ? NULL : op->hist, ro);
 	/* blkload's: from each IO's scheduled time (--rate_iops), waits for a slot included. */
 	if (op->has_sched)
-		json_lat(o, "sched_lat_ns", &op->sched, n, no_lat ? NULL : op->shist, ro);
+		json_lat(o, "sched_lat_ns", &op->sched, no_lat ? 0 : op->sched_n,
+			 no_lat ? NULL : op->shist, ro);
 	/*
 	 * fio's statistics over the per-interval samples (bw in KiB/s), of
 	 * the full intervals; zeros without samples, as fio's. bw_agg is of
@@ -200,6 +201,8 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 {
 	static const char *const dirs[BL_SAMPLE_OPS] = { "read", "write", "trim" };
 
+	bool trims = series_has_trims(se);
+
 	out_begin_object(o, "time_series", NULL);
 	out_u64(o, "interval_ns", NULL, se->interval, NULL);
 	out_u64(o, "lost", NULL, se->lost, NULL);
@@ -216,7 +219,7 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 		out_u64(o, "index", NULL, se->idx[i], NULL);
 		out_u64(o, "time_ns", NULL, s->t, NULL);
 		out_double(o, "interval_s", NULL, dt, 9, NULL);
-		for (int op = 0; op < BL_SAMPLE_OPS; op++) {
+		for (int op = 0; op < (trims ? 3 : 2); op++) {
 			const struct bl_sample_op *so = &s->op[op];
 			double n = (double)so->ios;
 
@@ -281,6 +284,10 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 
 		if (j->bssplit)
 			out_str(o, "bssplit", NULL, j->bssplit);
+		out_u64(o, "thinktime_ns", NULL, j->think_ns, NULL);
+		out_u64(o, "thinktime_blocks", NULL, j->think_blocks ? j->think_blocks : 1, NULL);
+		out_u64(o, "startdelay_ns", NULL, j->startdelay_ns, NULL);
+		out_u64(o, "loops", NULL, j->loops ? j->loops : 1, NULL);
 		out_str(o, "random_distribution", NULL, dn);
 		free(dn);
 		out_str(o, "rate_process", NULL,
@@ -494,14 +501,14 @@ static void text_op(const char *label, const struct op_stats *op, uint64_t elaps
 			text_lat("clat", &op->clat, op->ios);
 		}
 		text_lat("lat", &op->lat, op->ios);
-		if (op->has_sched)
-			text_lat("sched lat", &op->sched, op->ios);
+		if (op->has_sched && op->sched_n)
+			text_lat("sched lat", &op->sched, op->sched_n);
 		if (ro->nr_percentiles && op->split && op->chist)
 			text_percentiles("clat", op->chist, op->ios, ro);
 		if (ro->nr_percentiles && op->hist)
 			text_percentiles(" lat", op->hist, op->ios, ro);
-		if (ro->nr_percentiles && op->has_sched && op->shist)
-			text_percentiles("sched lat", op->shist, op->ios, ro);
+		if (ro->nr_percentiles && op->has_sched && op->shist && op->sched_n)
+			text_percentiles("sched lat", op->shist, op->sched_n, ro);
 	}
 	if (!se || !se->interval)
 		return;

@@ -223,7 +223,16 @@ static bool hist_empty(const uint32_t *chist)
 	return true;
 }
 
-static const char *const dir_names[BL_SAMPLE_OPS] = { "read", "write" };
+static const char *const dir_names[BL_SAMPLE_OPS] = { "read", "write", "trim" };
+
+/* Whether any sample of @se has trims (their rows and columns only then). */
+bool series_has_trims(const struct series *se)
+{
+	for (size_t i = 0; i < se->nr; i++)
+		if (se->e[i].op[OP_TRIM].ios)
+			return true;
+	return false;
+}
 
 void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *pct,
 		unsigned int npct)
@@ -236,13 +245,14 @@ void series_csv(FILE *f, const struct job *jobs, unsigned int n, const double *p
 	fprintf(f, "\n");
 	for (unsigned int j = 0; j < n; j++) {
 		const struct series *se = &jobs[j].ser;
+		int nops = job_has_op(&jobs[j], OP_TRIM) || series_has_trims(se) ? 3 : 2;
 
 		for (size_t i = 0; i < se->nr; i++) {
 			double dt = series_dt(se, i);
 
 			series_get(se, i, s);
 
-			for (int op = 0; op < BL_SAMPLE_OPS; op++) {
+			for (int op = 0; op < nops; op++) {
 				const struct bl_sample_op *o = &s->op[op];
 				bool lat = !hist_empty(s->chist[op]);
 				double ios = (double)o->ios;
@@ -432,7 +442,8 @@ size_t series_status(FILE *f, const struct series *se, size_t from, uint64_t win
 			if (!o->ios && (op || sum.op[1].ios))
 				continue;
 			bw = fmt_bytes(dt > 0 ? (uint64_t)((double)o->bytes / dt) : 0);
-			fprintf(f, "%s %s: IOPS=%.0f, BW=%s/s", op && sum.op[0].ios ? ";" : "",
+			fprintf(f, "%s %s: IOPS=%.0f, BW=%s/s",
+				op && (sum.op[0].ios || (op > 1 && sum.op[1].ios)) ? ";" : "",
 				dir_names[op], dt > 0 ? (double)o->ios / dt : 0, bw);
 			free(bw);
 			if (o->ios && !hist_empty(sum.chist[op]))

@@ -89,4 +89,7 @@ struct series_logs {
 int series_write_logs(const struct series_logs *lg, const struct series *se, uint32_t bs,
 		      unsigned int jobno);
 
+/* Whether any sample of @se has trims. */
+bool series_has_trims(const struct series *se);
+
 #endif

@@ -52,6 +52,14 @@ static const struct wopt wopts[] = {
 	  "fio's: block sizes by percent, e.g. 4k/50:64k/40:1m/10 (needs runtime or number_ios)" },
 	{ "bsrange", required_argument, OPT_BSRANGE, "LO-HI[,WRITES]",
 	  "fio's: block sizes from LO to HI, multiples of LO" },
+	{ "thinktime", required_argument, OPT_THINKTIME, "TIME",
+	  "fio's: after thinktime_blocks IOs a queue waits for them, then stalls this long (us)" },
+	{ "thinktime_blocks", required_argument, OPT_THINKTIME_BLOCKS, "N",
+	  "fio's: IOs between two thinktime stalls (1)" },
+	{ "startdelay", required_argument, OPT_STARTDELAY, "TIME",
+	  "fio's: the job starts this long after the others (s)" },
+	{ "loops", required_argument, OPT_LOOPS, "N",
+	  "fio's: do the job's IO count N times (1)" },
 	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",
 	  "trims among the IOs of a read or write pattern; rwmixread splits the rest (0)" },
 	{ "fua", optional_argument, OPT_FUA, NULL, "writes carry FUA (REQ_FUA; RWF_DSYNC in io_uring and libaio)" },
@@ -89,9 +97,6 @@ static const struct wopt wopts[] = {
 	{ "fdatasync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "sync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "buffered", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "thinktime", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "startdelay", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "loops", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "zonemode", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "buffer_compress_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "dedupe_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
@@ -788,6 +793,34 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = dist_parse(optarg, &w->dist, &w->dist_param) ?
 			      bad_value(opts[idx].name, optarg,
 					"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100)") : 0;
+			break;
+		case OPT_THINKTIME: {
+			uint64_t us;
+
+			/* fio's thinktime is in microseconds without a unit. */
+			if (!parse_u64(optarg, &us)) {
+				ret = us > 3600000000ULL ? -1 : 0;
+				w->think_ns = us * 1000;
+			} else {
+				ret = parse_time_ns(optarg, &w->think_ns);
+			}
+			if (ret || w->think_ns > 3600000000000ULL)
+				ret = bad_value(opts[idx].name, optarg,
+						"microseconds, or a time such as 5ms, up to 1h");
+			break;
+		}
+		case OPT_THINKTIME_BLOCKS:
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->think_blocks) ?
+			      bad_value(opts[idx].name, optarg, "a number of IOs, at least 1") : 0;
+			break;
+		case OPT_STARTDELAY:
+			ret = parse_time_ns(optarg, &w->startdelay_ns) ||
+			      w->startdelay_ns > 3600000000000ULL ?
+			      bad_value(opts[idx].name, optarg, "a time such as 2s, up to 1h") : 0;
+			break;
+		case OPT_LOOPS:
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->loops) ?
+			      bad_value(opts[idx].name, optarg, "a number, at least 1") : 0;
 			break;
 		case OPT_BSSPLIT:
 		case OPT_BSRANGE:

@@ -27,7 +27,8 @@ enum {
 	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
 	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
 	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
-	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
+	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
+	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_HELP,
 };
 
@@ -42,6 +43,8 @@ struct workload {
 	/* fio's bssplit/bsrange: per direction (reads; writes and trims), lo, hi, percent */
 	uint32_t nbs[2], bss[2][BL_GEN_BS_MAX][3];
 	uint32_t bs_max;		/* the largest IO (bs without a split) */
+	uint64_t think_ns, startdelay_ns;	/* fio's thinktime and startdelay */
+	uint32_t think_blocks, loops;	/* 0: fio's default (1) */
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;

@@ -171,6 +171,13 @@ static int job_region(const struct workload *w, struct eng_job *job, uint64_t *s
 	}
 	if (!*number_ios && !w->runtime)
 		*number_ios = blocks;
+	if (*number_ios && w->loops > 1) {
+		if (*number_ios > UINT64_MAX / w->loops) {
+			fprintf(stderr, "blkload: --loops x the IO count is over 2^64\n");
+			return -1;
+		}
+		*number_ios *= w->loops;
+	}
 	return 0;
 }
 
@@ -327,6 +334,7 @@ static void account(struct eng_queue *q, struct eng_slot *s, uint64_t now)
 
 		bl_lat_add(&st->sched, sl);
 		st->shist[bl_hist_idx(sl)]++;
+		st->sched_n++;
 	}
 }
 
@@ -356,8 +364,8 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 
 	if (q->ramp_done && q->limit - q->issued < n)
 		n = (unsigned int)(q->limit - q->issued);
-	/* Rate limit: only the IOs due by now (checked one by one below). */
-	if (q->rate && q->sched_next > now)
+	/* Rate limit: only the IOs due by now (checked one by one below); holds. */
+	if ((q->rate && q->sched_next > now) || q->thinking || q->hold_until > eng_now_ns())
 		n = 0;
 	if (n && !q->inflight)
 		q->progress_ns = eng_now_ns();
@@ -388,6 +396,13 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 					bl_stamp_sector((char *)s->buf + o, s->off + o);
 			s->counted = q->ramp_done;
 			slots[i] = s;
+			/* thinktime: the last IO before the queue drains and stalls. */
+			if (w->think_ns && ++q->think_count >= (w->think_blocks ? w->think_blocks : 1)) {
+				q->thinking = true;
+				b = i + 1;
+				n = b;
+				break;
+			}
 		}
 		if (!b)
 			break;
@@ -484,6 +499,12 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 			q->reason = BLKLOAD_REASON_RUNTIME;
 		}
 	}
+	/* thinktime: its IOs done, the stall begins. */
+	if (q->thinking && !q->inflight) {
+		q->thinking = false;
+		q->think_count = 0;
+		q->hold_until = now + t->run->w->think_ns;
+	}
 	limit = q->ramp_done && q->issued >= q->limit;
 	if (!q->stopping && !limit && q->nr_free)
 		return queue_submit(t, q);
@@ -535,12 +556,13 @@ static void *thread_fn(void *arg)
 	struct eng_run *run = t->run;
 	const struct workload *w = run->w;
 	uint64_t start, ramp_end, cpu0 = 0, usr0 = 0, sys0 = 0, ctx0 = 0, usr, sys, ctx;
-	bool ramp_done = !w->ramp;
+	bool ramp_done = !w->ramp && !w->startdelay_ns;
 
 	t->error = t->ops->thread_init ? t->ops->thread_init(t) : 0;
 	pthread_barrier_wait(&run->start);	/* everyone ready */
 	pthread_barrier_wait(&run->start);	/* run->start_ns is set */
-	start = run->start_ns;
+	/* startdelay: nothing before it; the ramp and the runtime start then. */
+	start = run->start_ns + w->startdelay_ns;
 	ramp_end = start + w->ramp;
 	for (unsigned int i = 0; i < t->nr_queues; i++) {
 		struct eng_queue *q = t->queues[i];
@@ -553,6 +575,7 @@ static void *thread_fn(void *arg)
 		q->count_start_ns = start;
 		q->progress_ns = start;
 		q->sched_next = start;
+		q->hold_until = start;
 		q->ramp_done = ramp_done;
 		if (t->error) {
 			job_error(q->job, t->error);
@@ -591,7 +614,12 @@ static void *thread_fn(void *arg)
 				next = q->end;
 			if (q->ser.interval && q->ramp_done && q->sample_next < next)
 				next = q->sample_next;
-			if (q->rate && !q->stopping && q->nr_free && q->sched_next < next)
+			if (!q->stopping && q->nr_free && q->hold_until > now && !q->thinking &&
+			    q->hold_until < next && !(q->ramp_done && q->issued >= q->limit))
+				next = q->hold_until;
+			/* The next IO due, when it could go (else a completion wakes). */
+			if (q->rate && !q->stopping && q->nr_free && q->sched_next < next &&
+			    !(q->ramp_done && q->issued >= q->limit))
 				next = q->sched_next;
 		}
 		if (!live)
@@ -670,6 +698,10 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	j->rwmixread = w->rwmixread;
 	j->rwmixtrim = w->rwmixtrim;
 	j->dist = w->dist;
+	j->think_ns = w->think_ns;
+	j->think_blocks = w->think_blocks;
+	j->startdelay_ns = w->startdelay_ns;
+	j->loops = w->loops;
 	j->dist_param = w->dist_param;
 	j->req = w->req;
 	j->bs = w->bs;
@@ -774,13 +806,22 @@ static int job_open(struct eng_run *run, struct eng_job *job)
 }
 
 /* What the engine cannot do of the workload, said; true when it cannot run it. */
-static bool engine_refuses(const struct engine_ops *ops, const struct workload *w)
+static bool engine_refuses(const struct engine_ops *ops, const struct workload *w,
+			   unsigned int nr_queues)
 {
 	uint32_t no = w->req & ~ops->req;
 
 	if ((trim_only(w->rw) || w->rwmixtrim) && !ops->trim) {
 		fprintf(stderr, "blkload: --engine %s has no trims (the module and librbd have)\n",
 			ops->name);
+		return true;
+	}
+	if (w->rate_iops && w->rate_iops < nr_queues) {
+		fprintf(stderr, "blkload: --rate_iops is below one IO a second per CPU queue\n");
+		return true;
+	}
+	if (w->rate_process && !w->rate_iops) {
+		fprintf(stderr, "blkload: --rate_process without --rate_iops\n");
 		return true;
 	}
 	if (w->dist && !random_rw(w->rw)) {
@@ -818,7 +859,7 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 		free(cpus);
 		return -1;
 	}
-	if (engine_refuses(ops, w)) {
+	if (engine_refuses(ops, w, ncpus)) {
 		free(cpus);
 		return -1;
 	}

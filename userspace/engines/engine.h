@@ -59,6 +59,10 @@ struct eng_queue {
 	/* Rate limit, as the module's queues pace (IOs a second, next due, step). */
 	uint32_t rate;
 	uint64_t sched_next, sched_step, sched_rem, sched_acc;
+	/* As the module's: no new IO before hold_until; thinking: draining for thinktime. */
+	uint64_t hold_until;
+	uint32_t think_count;
+	bool thinking;
 	struct bl_gen pace;
 	uint64_t ramp_end, end, count_start_ns, end_ns, progress_ns, last_done_ns, stall_max;
 	uint64_t ios_done;	/* completions, to split the thread's CPU time */

@@ -47,14 +47,14 @@
 	X(rbd_aio_write, int, (rbd_image_t, uint64_t, size_t, const char *,	\
 			       rbd_completion_t))				\
 	X(rbd_aio_discard, int, (rbd_image_t, uint64_t, uint64_t, rbd_completion_t)) \
-	X(rbd_aio_write_zeroes, int, (rbd_image_t, uint64_t, size_t, rbd_completion_t, \
-				      int, int))					\
 	X(rbd_aio_get_return_value, ssize_t, (rbd_completion_t))		\
 	X(rbd_aio_release, void, (rbd_completion_t))
 
 #define RBD_PTR(name, ret, args) ret (*name) args;
 static struct {
 	RBD_CALLS(RBD_PTR)
+	/* Optional: librbd before Octopus has none (then --write_zeroes is refused). */
+	int (*rbd_aio_write_zeroes)(rbd_image_t, uint64_t, size_t, rbd_completion_t, int, int);
 } lib;
 
 static int rbd_load(void)
@@ -79,6 +79,7 @@ static int rbd_load(void)
 		return -ENOENT;							\
 	}
 	RBD_CALLS(RBD_SYM)
+	*(void **)&lib.rbd_aio_write_zeroes = dlsym(rbd, "rbd_aio_write_zeroes");
 	loaded = 1;
 	return 0;
 }
@@ -147,8 +148,15 @@ static int rbd_job_open(struct eng_run *run, struct eng_job *job)
 	int ret;
 
 	ret = rbd_load();
-	if (ret)
+	if (ret) {
+		free(rj);
 		return ret;
+	}
+	if ((w->req & BLKLOAD_REQ_WRITE_ZEROES) && !lib.rbd_aio_write_zeroes) {
+		fprintf(stderr, "blkload: librbd: this librbd has no rbd_aio_write_zeroes\n");
+		free(rj);
+		return -EOPNOTSUPP;
+	}
 	job->priv = rj;
 	job->fd = -1;
 	if (w->rbd_conn_per_job) {

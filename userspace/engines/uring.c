@@ -9,6 +9,7 @@
  * block device then carries REQ_FUA) and RWF_NOWAIT on each IO.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -37,6 +38,16 @@ static int uring_init(struct eng_thread *t)
 				  t->run->w->req & BLKLOAD_REQ_HIPRI ? IORING_SETUP_IOPOLL : 0);
 	if (ret < 0)
 		return ret;
+	/*
+	 * A polled ring's waits take no timeout SQE: before 5.11 (no
+	 * EXT_ARG) every timed wait would fail. With it, the kernel polls
+	 * until a completion, so a deadline waits for the next one.
+	 */
+	if ((t->run->w->req & BLKLOAD_REQ_HIPRI) && !(u->ring.features & IORING_FEAT_EXT_ARG)) {
+		fputs("blkload: io_uring --hipri needs a kernel with IORING_FEAT_EXT_ARG (5.11)\n",
+		      stderr);
+		return -EOPNOTSUPP;
+	}
 	fds = xcalloc(t->nr_queues, sizeof(*fds));
 	iov = xcalloc(t->depth, sizeof(*iov));
 	for (unsigned int i = 0; i < t->nr_queues; i++) {

@@ -116,6 +116,33 @@ TEST(names)
 	EXPECT_STREQ("?", state_name(77));
 }
 
+/* A sum of a rate-limited job and one without: scheduled latencies of the first only. */
+TEST(sum_sched_of_rate_limited_jobs_only)
+{
+	struct job a, b, sum = { 0 };
+	struct op_stats *op = &a.op[OP_READ];
+
+	fill(&a, "/dev/a", 1000, 10, 1000);
+	fill(&b, "/dev/b", 1000, 30, 1000);
+	op->has_sched = true;
+	bl_lat_init(&op->sched);
+	for (int i = 0; i < 10; i++)
+		bl_lat_add(&op->sched, 5000);
+	op->sched_n = 10;
+	op->shist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
+	op->shist[bl_hist_idx(5000)] = 10;
+	job_sum(&sum, &b);
+	job_sum(&sum, &a);
+	EXPECT_TRUE(sum.op[OP_READ].has_sched);
+	EXPECT_EQ(10, sum.op[OP_READ].sched_n);
+	EXPECT_EQ(40, sum.op[OP_READ].ios);
+	EXPECT_EQ(5000, bl_lat_min(&sum.op[OP_READ].sched));
+	EXPECT_EQ(5000, (uint64_t)bl_lat_mean(&sum.op[OP_READ].sched, sum.op[OP_READ].sched_n));
+	job_clear(&a);
+	job_clear(&b);
+	job_clear(&sum);
+}
+
 /* Latency sums are 128 bits: two sums near 2^64 carry into the high word. */
 TEST(sum_carries_latency_sum)
 {
