@@ -228,7 +228,8 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 		u64 share = job->p.number_ios;
 		u32 rem = do_div(share, job->nr_queues);
 
-		q->limit = share + (index < rem ? 1 : 0);
+		/* loops: each queue's own share that many times (its region, when a pass). */
+		q->limit = (share + (index < rem ? 1 : 0)) * job->p.loops;
 	}
 
 	if (job->p.sample_ns) {
@@ -485,7 +486,8 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 		WRITE_ONCE(q->inflight, q->inflight - 1);
 		slot->busy = false;
 		if (unlikely(slot->status == BLK_STS_NOTSUPP &&
-			     (slot->bio.bi_opf & BL_REQ_POLLED))) {
+			     (slot->bio.bi_opf & BL_REQ_POLLED) &&
+			     !(slot->nowait && !bdev_nowait(q->job->bdev.bdev)))) {
 			/*
 			 * Its poll queues went away (6.12 fails such bios; 6.1
 			 * drops the flag): end the job, saying why, rather
@@ -497,7 +499,8 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 		if (unlikely(slot->nowait && retry &&
 			     (slot->status == BLK_STS_AGAIN ||
 			      (slot->status == BLK_STS_NOTSUPP &&
-			       !(slot->bio.bi_opf & BL_REQ_POLLED))))) {
+			       (!(slot->bio.bi_opf & BL_REQ_POLLED) ||
+				!bdev_nowait(q->job->bdev.bdev)))))) {
 			/* A device that no longer takes REQ_NOWAIT (a dm reload). */
 			if (slot->status == BLK_STS_NOTSUPP)
 				q->nowait = false;
@@ -739,7 +742,7 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 	 * completion wakes the worker (armed anyway, the worker would spin).
 	 */
 	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline &&
-	    !(q->ramp_done && q->issued >= q->limit) &&
+	    !q->thinking && !q->hold_until && !(q->ramp_done && q->issued >= q->limit) &&
 	    !(q->window && q->inflight >= q->window))
 		*deadline = q->sched_next;
 	/* The end of a hold (startdelay, thinktime), likewise. */

@@ -285,11 +285,12 @@ static int bl_check_split(struct bl_params *p, struct netlink_ext_ack *extack)
 		NL_SET_ERR_MSG(extack, "bs-split: bs must be the smallest size of the split");
 		return -EINVAL;
 	}
-	if (p->io_size || (!p->runtime_ns && !p->number_ios)) {
+	p->bs_max = hi;
+	/* Sizes that differ: the IO count of a pass or of io_size is not known. */
+	if (hi != lo && (p->io_size || (!p->runtime_ns && !p->number_ios))) {
 		NL_SET_ERR_MSG(extack, "bs-split: give runtime or number-ios (not io-size)");
 		return -EINVAL;
 	}
-	p->bs_max = hi;
 	return 0;
 }
 
@@ -435,13 +436,13 @@ static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 	/* Like fio: without a time or IO limit, one pass over the region. */
 	if (!p->number_ios && !p->runtime_ns)
 		p->number_ios = blocks;
-	/* loops: that many times (a runtime without a limit runs until its end anyway). */
-	if (p->number_ios && p->loops > 1) {
-		if (p->number_ios > div_u64(U64_MAX, p->loops)) {
-			NL_SET_ERR_MSG(extack, "loops x the IO count is over 2^64");
-			return -ERANGE;
-		}
-		p->number_ios *= p->loops;
+	/*
+	 * loops: each queue does its share that many times (bl_queue_alloc());
+	 * a runtime without a limit runs until its end anyway.
+	 */
+	if (p->number_ios && p->loops > 1 && p->number_ios > div_u64(U64_MAX, p->loops)) {
+		NL_SET_ERR_MSG(extack, "loops x the IO count is over 2^64");
+		return -ERANGE;
 	}
 	return 0;
 }

@@ -13,7 +13,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 bl_mark start
 bl_load
 T=/sys/kernel/tracing
@@ -34,7 +34,7 @@ echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/
 
 # The time stamps (s) of the bios "$@" queues on nullb0, into $tmp/times.
 times() {
-	echo >$T/trace
+	[[ ${keep:-} ]] || echo >$T/trace
 	echo 1 >$T/events/block/block_bio_queue/enable
 	"$@" >"$tmp/out.json" 2>"$tmp/out.err" || { sed 's/^/# /' "$tmp/out.err"; return 1; }
 	echo 0 >$T/events/block/block_bio_queue/enable
@@ -68,11 +68,15 @@ bl_check "--thinktime 10ms --thinktime_blocks 4: groups of <= 4 bios, >= 24 stal
 bl_check "the io_uring engine thinks the same way" \
 	groups blkload -j run --engine io_uring --dev /dev/nullb0
 
+# The start, marked in the trace itself (one clock), then the first bio.
 delay() {
 	local t0
-	t0=$(awk '{ print $1 }' /proc/uptime)
-	times blkload -j run --dev /dev/nullb0 --rw randread --number_ios 100 --startdelay 1 ||
-		return 1
+	echo >$T/trace
+	echo blkload-start >$T/trace_marker
+	t0=$(awk '/blkload-start/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		sub(":", "", $i); print $i; exit } }' $T/trace)
+	keep=1 times blkload -j run --dev /dev/nullb0 --rw randread --number_ios 100 \
+		--startdelay 1 || return 1
 	python3 - "$t0" "$tmp/times" "$tmp/out.json" <<'PY'
 import json, sys
 t0 = float(sys.argv[1])
@@ -84,15 +88,38 @@ PY
 }
 bl_check "--startdelay 1: no bio for a second, and the delay not in elapsed" delay
 
+# 257 blocks over 2 queues (129 and 128): each block read exactly 3 times.
 loops() {
 	local r0 r1
 	r0=$(awk '{ print $1 }' /sys/block/nullb0/stat)
-	blkload -j run --dev /dev/nullb0 --rw read --size 1M --loops 3 >"$tmp/l.json" || return 1
+	echo >$T/trace
+	echo 1 >$T/events/block/block_bio_queue/enable
+	blkload -j run --dev /dev/nullb0 --rw read --size 1028k --loops 3 --cpus 0-1 \
+		>"$tmp/l.json" || return 1
+	echo 0 >$T/events/block/block_bio_queue/enable
 	r1=$(awk '{ print $1 }' /sys/block/nullb0/stat)
-	echo "# --loops 3 over 1 MiB of 4k: $((r1 - r0)) device reads"
-	bl_json 'd["jobs"][0]["read"]["total_ios"] == 768' 'd["jobs"][0]["loops"] == 3' \
-		<"$tmp/l.json" && test $((r1 - r0)) = 768
+	echo "# --loops 3 over 257 blocks on 2 queues: $((r1 - r0)) device reads"
+	bl_json 'd["jobs"][0]["read"]["total_ios"] == 771' 'd["jobs"][0]["loops"] == 3' \
+		<"$tmp/l.json" && test $((r1 - r0)) = 771 &&
+		awk '/block_bio_queue/ { for (i = 1; i < NF; i++)
+			if ($i ~ /^[0-9]+,[0-9]+$/) { print $(i + 2); break } }' $T/trace |
+		sort -n | uniq -c | awk '$1 != 3 { bad++ } END { print "# blocks not read 3 times:", bad + 0, "of", NR; exit !(NR == 257 && !bad) }'
 }
-bl_check "--loops 3: three passes, 768 reads of 1 MiB, as the device counts" loops
+bl_check "--loops 3 on 2 queues: every one of 257 blocks read exactly 3 times" loops
+
+# A rate limit and a think stall: the worker sleeps through the stall.
+think_rate() {
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --rate_iops 100 \
+		--thinktime 500ms --thinktime_blocks 5 --number_ios 10 --cpus 0 >"$tmp/tr.json" ||
+		return 1
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print("# 10 IOs at 100/s with a 500 ms stall after 5: %.2f s, worker CPU %.1f ms" % (
+    j["elapsed_ns"] / 1e9, j["cpu_ns"] / 1e6))
+sys.exit(0 if j["read"]["total_ios"] == 10 and j["cpu_ns"] < 150e6 else 1)' "$tmp/tr.json"
+}
+bl_check "--rate_iops with --thinktime: the worker sleeps through the stall (CPU < 150 ms)" \
+	think_rate
 bl_check "nothing left" bl_clean
 ktap_finished

@@ -19,8 +19,10 @@
  * trims), bs is the unit every size is a multiple of and every offset is
  * aligned to (fio's blockalign), and each IO draws its size after its
  * operation: an entry by its percentage, then a multiple of bs within the
- * entry's range. A random IO of k units starts at a uniform (or, with
- * dist.h, distributed) unit, moved back so that it ends inside the region;
+ * entry's range. A random IO of k units starts at a uniform unit among
+ * those where it fits; with a dist.h distribution, at the drawn unit moved
+ * back to end inside the region (fio shrinks such an IO instead: here the
+ * last k - 1 units' share goes to the unit k before the end);
  * a sequential stream goes on from where its last IO ended and wraps to its
  * start when the next one would not fit.
  */
@@ -28,14 +30,20 @@
 #define _BLKLOAD_OFFSET_H
 
 #ifdef __KERNEL__
+#include <linux/math64.h>
 #include <linux/types.h>
 #define BL_GEN_U64 u64
 #define BL_GEN_U32 u32
+/* u64 by u32: no 64-bit division instruction on 32-bit kernels (libgcc is not linked). */
+#define BL_GEN_DIV(a, b) div_u64(a, b)
+#define BL_GEN_MOD(a, b) ({ u32 __rem; div_u64_rem(a, b, &__rem); __rem; })
 #else
 #include <stdbool.h>
 #include <stdint.h>
 #define BL_GEN_U64 uint64_t
 #define BL_GEN_U32 uint32_t
+#define BL_GEN_DIV(a, b) ((a) / (b))
+#define BL_GEN_MOD(a, b) ((a) % (b))
 #endif
 
 /* Most entries of a block size split, per direction. */
@@ -120,7 +128,7 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 
 	if (!bs || !nstreams || stream >= nstreams || rwmixread > 100)
 		return false;
-	blocks = size / bs;
+	blocks = BL_GEN_DIV(size, bs);
 	if (!blocks || (!random && blocks < nstreams))
 		return false;
 	g->bs = bs;
@@ -137,8 +145,8 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 		g->base = offset;
 		g->nblocks = blocks;
 	} else {
-		share = blocks / nstreams;
-		rem = blocks % nstreams;
+		share = BL_GEN_DIV(blocks, nstreams);
+		rem = BL_GEN_MOD(blocks, nstreams);
 		g->nblocks = share + (stream < rem ? 1 : 0);
 		g->base = offset +
 			  ((BL_GEN_U64)stream * share + (stream < rem ? stream : rem)) * bs;
@@ -187,15 +195,17 @@ static inline bool bl_gen_set_bs(struct bl_gen *g, unsigned int dir, const struc
 
 	if (dir > 1 || n > BL_GEN_BS_MAX)
 		return false;
+	/* The whole table checked before any of it is taken. */
 	for (i = 0; i < n; i++) {
 		if (!t[i].lo || t[i].lo > t[i].hi || t[i].lo % g->bs || t[i].hi % g->bs ||
 		    t[i].cum <= prev || t[i].cum > 100 || t[i].hi / g->bs > g->nblocks)
 			return false;
 		prev = t[i].cum;
-		g->bss[dir][i] = t[i];
 	}
 	if (n && prev != 100)
 		return false;
+	for (i = 0; i < n; i++)
+		g->bss[dir][i] = t[i];
 	g->nbs[dir] = n;
 	return true;
 }

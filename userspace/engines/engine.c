@@ -171,12 +171,10 @@ static int job_region(const struct workload *w, struct eng_job *job, uint64_t *s
 	}
 	if (!*number_ios && !w->runtime)
 		*number_ios = blocks;
-	if (*number_ios && w->loops > 1) {
-		if (*number_ios > UINT64_MAX / w->loops) {
-			fprintf(stderr, "blkload: --loops x the IO count is over 2^64\n");
-			return -1;
-		}
-		*number_ios *= w->loops;
+	/* loops: each queue does its share that many times (queue_init()). */
+	if (*number_ios && w->loops > 1 && *number_ios > UINT64_MAX / w->loops) {
+		fprintf(stderr, "blkload: --loops x the IO count is over 2^64\n");
+		return -1;
 	}
 	return 0;
 }
@@ -247,7 +245,8 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 	}
 	q->limit = UINT64_MAX;
 	if (number_ios)
-		q->limit = number_ios / job->nr_queues + (index < number_ios % job->nr_queues);
+		q->limit = (number_ios / job->nr_queues + (index < number_ios % job->nr_queues)) *
+			   (w->loops ? w->loops : 1);
 	q->slots = xcalloc(w->iodepth, sizeof(*q->slots));
 	q->free = xcalloc(w->iodepth, sizeof(*q->free));
 	for (unsigned int i = 0; i < w->iodepth; i++) {
@@ -619,6 +618,7 @@ static void *thread_fn(void *arg)
 				next = q->hold_until;
 			/* The next IO due, when it could go (else a completion wakes). */
 			if (q->rate && !q->stopping && q->nr_free && q->sched_next < next &&
+			    !q->thinking && q->hold_until <= now &&
 			    !(q->ramp_done && q->issued >= q->limit))
 				next = q->sched_next;
 		}

@@ -43,6 +43,9 @@ static int uring_init(struct eng_thread *t)
 	 * EXT_ARG) every timed wait would fail. With it, the kernel polls
 	 * until a completion, so a deadline waits for the next one.
 	 */
+#ifndef IORING_FEAT_EXT_ARG
+#define IORING_FEAT_EXT_ARG	(1U << 8)
+#endif
 	if ((t->run->w->req & BLKLOAD_REQ_HIPRI) && !(u->ring.features & IORING_FEAT_EXT_ARG)) {
 		fputs("blkload: io_uring --hipri needs a kernel with IORING_FEAT_EXT_ARG (5.11)\n",
 		      stderr);
