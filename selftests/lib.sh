@@ -184,6 +184,35 @@ for j in json.load(sys.stdin)['jobs']:
         print(j['state'] + (' deleted' if j.get('deleted') else ''))"
 }
 
+# block_bio_queue captured in windows. Every enable or disable of a trace
+# event patches kernel text (and the first one hooks sched_switch, patching
+# __schedule, unless record-cmd is off); software emulation can race that
+# (an int3 oops in __schedule was seen). So the event is enabled once, while
+# no IO runs, and tracing_on opens and closes the windows. $T is tracefs.
+bl_trace_setup() {
+	echo 0 >"$T/tracing_on"
+	echo 0 >"$T/options/record-cmd"
+	echo 1 >"$T/events/block/block_bio_queue/enable"
+}
+
+# A window: the buffer emptied, then recording.
+bl_trace_on() {
+	echo >"$T/trace"
+	echo 1 >"$T/tracing_on"
+}
+
+bl_trace_off() {
+	echo 0 >"$T/tracing_on"
+}
+
+bl_trace_teardown() {
+	echo 0 >"$T/tracing_on"
+	echo 0 >"$T/events/block/block_bio_queue/enable" 2>/dev/null
+	echo 0 >"$T/events/block/block_bio_queue/filter" 2>/dev/null
+	echo 1 >"$T/options/record-cmd" 2>/dev/null
+	echo 1 >"$T/tracing_on"
+}
+
 # configfs mounted (null_blk devices made through it).
 bl_configfs() {
 	modprobe -q configfs 2>/dev/null

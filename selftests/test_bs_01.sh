@@ -21,13 +21,13 @@ T=/sys/kernel/tracing
 [[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
 [[ -d $T/events/block/block_bio_queue ]] ||
 	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
+bl_trace_setup
 bl_nullb nr_devices=1 gb=4 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 tmp=$(mktemp -d)
 old_kb=$(cat $T/buffer_size_kb)
 cleanup() {
-	echo 0 >$T/events/block/block_bio_queue/enable
-	echo 0 >$T/events/block/block_bio_queue/filter 2>/dev/null
+	bl_trace_teardown
 	echo "$old_kb" >$T/buffer_size_kb
 	modprobe -r brd 2>/dev/null
 	rm -rf "$tmp"
@@ -41,10 +41,9 @@ bios() {
 	shift 2
 	mm=$(cat "/sys/block/$dev/dev")
 	echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
-	echo >$T/trace
-	echo 1 >$T/events/block/block_bio_queue/enable
+	bl_trace_on
 	"$@" >"$tmp/$out.json" 2>"$tmp/$out.err" || { sed 's/^/# /' "$tmp/$out.err"; return 1; }
-	echo 0 >$T/events/block/block_bio_queue/enable
+	bl_trace_off
 	awk '/block_bio_queue/ { for (i = 1; i < NF; i++)
 		if ($i ~ /^[0-9]+,[0-9]+$/) { print $(i + 1), $(i + 2), $(i + 4); break } }' \
 		$T/trace >"$tmp/$out"

@@ -24,8 +24,7 @@ cfs=/sys/kernel/config/nullb
 T=/sys/kernel/tracing
 loopdev=
 cleanup() {
-	echo 0 >$T/events/block/block_bio_queue/enable 2>/dev/null
-	echo 0 >$T/events/block/block_bio_queue/filter 2>/dev/null
+	bl_trace_teardown
 	[[ -n $loopdev ]] && losetup -d "$loopdev"
 	for d in bl_wc bl_trim; do
 		[[ -d $cfs/$d ]] && { echo 0 >$cfs/$d/power; rmdir $cfs/$d; }
@@ -36,6 +35,7 @@ trap cleanup EXIT
 [[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
 [[ -d $T/events/block/block_bio_queue ]] ||
 	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
+bl_trace_setup
 
 modprobe -r null_blk 2>/dev/null
 modprobe null_blk nr_devices=0
@@ -65,11 +65,10 @@ traced() {
 	shift 2
 	mm=$(cat "/sys/block/$dev/dev")
 	echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
-	echo >$T/trace
-	echo 1 >$T/events/block/block_bio_queue/enable
+	bl_trace_on
 	"$@" >"$tmp/out" 2>&1
 	rc=$?
-	echo 0 >$T/events/block/block_bio_queue/enable
+	bl_trace_off
 	[[ $rc == 0 ]] || { sed 's/^/# /' "$tmp/out"; echo -1; return; }
 	awk -v re="^$re\$" '/block_bio_queue/ { for (i = 1; i < NF; i++)
 		if ($i ~ /^[0-9]+,[0-9]+$/) { if ($(i + 1) ~ re) n++; break } }

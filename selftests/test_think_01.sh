@@ -20,12 +20,12 @@ T=/sys/kernel/tracing
 [[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
 [[ -d $T/events/block/block_bio_queue ]] ||
 	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
+bl_trace_setup
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 tmp=$(mktemp -d)
 cleanup() {
-	echo 0 >$T/events/block/block_bio_queue/enable
-	echo 0 >$T/events/block/block_bio_queue/filter 2>/dev/null
+	bl_trace_teardown
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -34,10 +34,9 @@ echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/
 
 # The time stamps (s) of the bios "$@" queues on nullb0, into $tmp/times.
 times() {
-	[[ ${keep:-} ]] || echo >$T/trace
-	echo 1 >$T/events/block/block_bio_queue/enable
+	[[ ${keep:-} ]] || bl_trace_on
 	"$@" >"$tmp/out.json" 2>"$tmp/out.err" || { sed 's/^/# /' "$tmp/out.err"; return 1; }
-	echo 0 >$T/events/block/block_bio_queue/enable
+	bl_trace_off
 	awk '/block_bio_queue/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
 		sub(":", "", $i); print $i; break } }' $T/trace >"$tmp/times"
 }
@@ -71,7 +70,7 @@ bl_check "the io_uring engine thinks the same way" \
 # The start, marked in the trace itself (one clock), then the first bio.
 delay() {
 	local t0
-	echo >$T/trace
+	bl_trace_on
 	echo blkload-start >$T/trace_marker
 	t0=$(awk '/blkload-start/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
 		sub(":", "", $i); print $i; exit } }' $T/trace)
@@ -92,11 +91,10 @@ bl_check "--startdelay 1: no bio for a second, and the delay not in elapsed" del
 loops() {
 	local r0 r1
 	r0=$(awk '{ print $1 }' /sys/block/nullb0/stat)
-	echo >$T/trace
-	echo 1 >$T/events/block/block_bio_queue/enable
+	bl_trace_on
 	blkload -j run --dev /dev/nullb0 --rw read --size 1028k --loops 3 --cpus 0-1 \
 		>"$tmp/l.json" || return 1
-	echo 0 >$T/events/block/block_bio_queue/enable
+	bl_trace_off
 	r1=$(awk '{ print $1 }' /sys/block/nullb0/stat)
 	echo "# --loops 3 over 257 blocks on 2 queues: $((r1 - r0)) device reads"
 	bl_json 'd["jobs"][0]["read"]["total_ios"] == 771' 'd["jobs"][0]["loops"] == 3' \
