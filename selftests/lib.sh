@@ -184,6 +184,50 @@ for j in json.load(sys.stdin)['jobs']:
         print(j['state'] + (' deleted' if j.get('deleted') else ''))"
 }
 
+# Tracing of block_bio_queue ($T), set up as bl_trace_setup() says, or the
+# test skipped where the kernel has no block tracepoints.
+bl_trace_require() {
+	T=/sys/kernel/tracing
+	[[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
+	if [[ ! -d $T/events/block/block_bio_queue ]]; then
+		ktap_skip_all "no block tracepoints"
+		exit "$BL_SKIP"
+	fi
+	bl_trace_setup
+}
+
+# Only the bios of block device $1 (a name under /sys/block).
+bl_trace_dev() {
+	local mm
+	mm=$(cat "/sys/block/$1/dev")
+	echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >"$T/events/block/block_bio_queue/filter"
+}
+
+# The bios of the last window, one a line: "time rwbs sector sectors".
+bl_trace_bios() {
+	awk '/block_bio_queue/ { for (i = 1; i < NF; i++) {
+		if ($i ~ /^[0-9]+\.[0-9]+:$/) t = substr($i, 1, length($i) - 1)
+		if ($i ~ /^[0-9]+,[0-9]+$/) { print t, $(i + 1), $(i + 2), $(i + 4); break } } }' \
+		"$T/trace"
+}
+
+# The command "${@:2}" fails, saying (on stderr or stdout) what $1 matches.
+bl_refused() {
+	local want=$1 out
+	shift
+	out=$(mktemp)
+	if "$@" >"$out" 2>&1; then
+		echo "# accepted: $*"
+		rm -f "$out"
+		return 1
+	fi
+	sed 's/^/# /' "$out"
+	grep -q -- "$want" "$out"
+	local rc=$?
+	rm -f "$out"
+	return $rc
+}
+
 # block_bio_queue captured in windows. Every enable or disable of a trace
 # event patches kernel text (and the first one hooks sched_switch, patching
 # __schedule, unless record-cmd is off); software emulation can race that

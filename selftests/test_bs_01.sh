@@ -17,11 +17,7 @@ ktap_print_header
 ktap_set_plan 7
 bl_mark start
 bl_load
-T=/sys/kernel/tracing
-[[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
-[[ -d $T/events/block/block_bio_queue ]] ||
-	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
-bl_trace_setup
+bl_trace_require
 bl_nullb nr_devices=1 gb=4 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 tmp=$(mktemp -d)
@@ -37,16 +33,13 @@ echo 8192 >$T/buffer_size_kb
 
 # "rwbs sector sectors" of every bio "${@:3}" queues on device $2, into $tmp/$1.
 bios() {
-	local out=$1 dev=$2 mm
+	local out=$1 dev=$2
 	shift 2
-	mm=$(cat "/sys/block/$dev/dev")
-	echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
+	bl_trace_dev "$dev"
 	bl_trace_on
 	"$@" >"$tmp/$out.json" 2>"$tmp/$out.err" || { sed 's/^/# /' "$tmp/$out.err"; return 1; }
 	bl_trace_off
-	awk '/block_bio_queue/ { for (i = 1; i < NF; i++)
-		if ($i ~ /^[0-9]+,[0-9]+$/) { print $(i + 1), $(i + 2), $(i + 4); break } }' \
-		$T/trace >"$tmp/$out"
+	bl_trace_bios | awk '{ print $2, $3, $4 }' >"$tmp/$out"
 	echo "# $out: $(wc -l <"$tmp/$out") bios"
 }
 
@@ -130,20 +123,11 @@ same_ios() {
 }
 bl_check "the io_uring engine issues exactly the module's offsets and sizes" same_ios
 
-refused() {
-	local want=$1
-	shift
-	if blkload run "$@" >"$tmp/r.out" 2>&1; then
-		echo "# accepted: $*"
-		return 1
-	fi
-	sed 's/^/# /' "$tmp/r.out"
-	grep -q -- "$want" "$tmp/r.out"
+split_refused() {
+	bl_refused 'give runtime or number' blkload run --dev /dev/nullb0 --bssplit $split &&
+		bl_refused 'does not fit the region' blkload run --dev /dev/nullb0 \
+			--bssplit 4k/50:1m/50 --size 512k --number_ios 10
 }
-bl_check "without runtime or number_ios, or larger than the region: refused" \
-	bash -c "$(declare -f refused); tmp=$tmp
-		refused 'give runtime or number' --dev /dev/nullb0 --bssplit $split &&
-		refused 'does not fit the region' --dev /dev/nullb0 --bssplit 4k/50:1m/50 \
-			--size 512k --number_ios 10"
+bl_check "without runtime or number_ios, or larger than the region: refused" split_refused
 bl_check "nothing left" bl_clean
 ktap_finished

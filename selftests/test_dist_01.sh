@@ -16,11 +16,7 @@ ktap_print_header
 ktap_set_plan 6
 bl_mark start
 bl_load
-T=/sys/kernel/tracing
-[[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
-[[ -d $T/events/block/block_bio_queue ]] ||
-	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
-bl_trace_setup
+bl_trace_require
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 tmp=$(mktemp -d)
@@ -32,8 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 echo 16384 >$T/buffer_size_kb
-mm=$(cat /sys/block/nullb0/dev)
-echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
+bl_trace_dev nullb0
 
 # 1 GiB in 16 KiB blocks: 65536, and as many IOs, as fio-genzipf counts.
 N=65536
@@ -44,8 +39,7 @@ sectors() {
 	bl_trace_on
 	"$@" >"$tmp/$out.log" 2>&1 || { sed 's/^/# /' "$tmp/$out.log"; return 1; }
 	bl_trace_off
-	awk '/block_bio_queue/ { for (i = 1; i < NF; i++)
-		if ($i ~ /^[0-9]+,[0-9]+$/) { print $(i + 2); break } }' $T/trace >"$tmp/$out"
+	bl_trace_bios | awk '{ print $3 }' >"$tmp/$out"
 	echo "# $out: $(wc -l <"$tmp/$out") bios traced"
 	test "$(wc -l <"$tmp/$out")" = $N
 }
@@ -107,14 +101,8 @@ same_offsets() {
 }
 bl_check "the io_uring engine issues exactly the module's zipf offsets" same_offsets
 
-refused_seq() {
-	if blkload run --dev /dev/nullb0 --rw read --random_distribution zipf:1.2 \
-		--number_ios 10 >"$tmp/r" 2>&1; then
-		return 1
-	fi
-	sed 's/^/# /' "$tmp/r"
-	grep -q "for random patterns" "$tmp/r"
-}
-bl_check "a sequential pattern with a distribution: refused" refused_seq
+bl_check "a sequential pattern with a distribution: refused" \
+	bl_refused "for random patterns" blkload run --dev /dev/nullb0 --rw read \
+	--random_distribution zipf:1.2 --number_ios 10
 bl_check "nothing left" bl_clean
 ktap_finished

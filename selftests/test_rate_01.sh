@@ -121,23 +121,15 @@ sys.exit(0 if abs(r["iops"] - 1000) <= 50 and r["sched_lat_ns"]["N"] == r["total
 }
 bl_check "io_uring and libaio engines: --rate_iops 1000 within 5%" engines
 
-refused() {
-	local want=$1
-	shift
-	if blkload run "$@" >"$tmp/r.out" 2>&1; then
-		echo "# accepted: $*"
-		return 1
-	fi
-	sed 's/^/# /' "$tmp/r.out"
-	grep -q -- "$want" "$tmp/r.out"
+rate_refused() {
+	bl_refused 'below one IO a second per CPU queue' blkload run --dev /dev/nullb0 \
+		--rate_iops 1 --cpus 0-1 --runtime 1 &&
+		bl_refused 'without rate-iops' blkload run --dev /dev/nullb0 \
+			--rate_process poisson --runtime 1 &&
+		bl_refused 'below one IO a second per CPU queue' blkload run --engine io_uring \
+			--dev /dev/nullb0 --rate_iops 1 --cpus 0-1 --runtime 1
 }
-bl_check "rate_iops below one per queue, rate_process without a rate: refused" \
-	bash -c "$(declare -f refused); tmp=$tmp
-		refused 'below one IO a second per CPU queue' --dev /dev/nullb0 --rate_iops 1 \
-			--cpus 0-1 --runtime 1 &&
-		refused 'without rate-iops' --dev /dev/nullb0 --rate_process poisson --runtime 1 &&
-		refused 'below one IO a second per CPU queue' --engine io_uring --dev /dev/nullb0 \
-			--rate_iops 1 --cpus 0-1 --runtime 1"
+bl_check "rate_iops below one per queue, rate_process without a rate: refused" rate_refused
 bl_check "a bad --rate_process is refused by the CLI" \
 	bash -c "! blkload run --dev /dev/nullb0 --rate_iops 10 --rate_process burst 2>/dev/null"
 bl_check "nothing left" bl_clean

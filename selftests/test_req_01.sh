@@ -21,7 +21,6 @@ bl_mark start
 bl_load
 tmp=$(mktemp -d)
 cfs=/sys/kernel/config/nullb
-T=/sys/kernel/tracing
 loopdev=
 cleanup() {
 	bl_trace_teardown
@@ -31,11 +30,8 @@ cleanup() {
 	done
 	rm -rf "$tmp"
 }
+bl_trace_require
 trap cleanup EXIT
-[[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
-[[ -d $T/events/block/block_bio_queue ]] ||
-	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
-bl_trace_setup
 
 modprobe -r null_blk 2>/dev/null
 modprobe null_blk nr_devices=0
@@ -61,18 +57,15 @@ echo "# bl_wc: write_cache $(cat /sys/block/bl_wc/queue/write_cache)," \
 # Counts the bios block_bio_queue saw for device $1 whose rwbs matches the
 # regex $2, while "${@:3}" runs.
 traced() {
-	local dev=$1 re=$2 mm rc
+	local dev=$1 re=$2 rc
 	shift 2
-	mm=$(cat "/sys/block/$dev/dev")
-	echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
+	bl_trace_dev "$dev"
 	bl_trace_on
 	"$@" >"$tmp/out" 2>&1
 	rc=$?
 	bl_trace_off
 	[[ $rc == 0 ]] || { sed 's/^/# /' "$tmp/out"; echo -1; return; }
-	awk -v re="^$re\$" '/block_bio_queue/ { for (i = 1; i < NF; i++)
-		if ($i ~ /^[0-9]+,[0-9]+$/) { if ($(i + 1) ~ re) n++; break } }
-		END { print n + 0 }' $T/trace
+	bl_trace_bios | awk -v re="^$re\$" '$2 ~ re { n++ } END { print n + 0 }'
 }
 
 fua() {
@@ -153,23 +146,13 @@ mix_trim() {
 }
 bl_check "--rwmixtrim 20 in randrw: ~20% trims, each one a device discard" mix_trim
 
-refused() {
-	local want=$1
-	shift
-	if blkload run "$@" >"$tmp/r.out" 2>&1; then
-		echo "# accepted: $*"
-		return 1
-	fi
-	sed 's/^/# /' "$tmp/r.out"
-	grep -q -- "$want" "$tmp/r.out"
-}
 bl_check "trim on a device without discard: refused, with the module's reason" \
-	refused "does not support discard" --dev /dev/bl_wc --rw randtrim --number_ios 10 \
+	bl_refused "does not support discard" blkload run --dev /dev/bl_wc --rw randtrim --number_ios 10 \
 	--allow-write
 bl_check "--fua on a read workload: refused" \
-	refused "need writes" --dev /dev/bl_wc --rw randread --fua
+	bl_refused "need writes" blkload run --dev /dev/bl_wc --rw randread --fua
 bl_check "--fua on a device without a volatile cache (it would be stripped): refused" \
-	refused "no volatile write cache" --dev /dev/bl_trim --rw write --number_ios 10 --fua \
+	bl_refused "no volatile write cache" blkload run --dev /dev/bl_trim --rw write --number_ios 10 --fua \
 	--allow-write
 
 # Write-zeroes: a loop device over a tmpfs file (punches holes).
@@ -197,7 +180,7 @@ wzero() {
 }
 bl_check "--write_zeroes on loop: 32 write-zeroes, the 2 MiB region reads back as zeroes" wzero
 bl_check "--write_zeroes on a device without it: refused" \
-	refused "does not support write-zeroes" --dev /dev/bl_trim --rw write --number_ios 10 \
+	bl_refused "does not support write-zeroes" blkload run --dev /dev/bl_trim --rw write --number_ios 10 \
 	--write_zeroes --allow-write
 
 for d in bl_wc bl_trim; do
@@ -229,8 +212,8 @@ uring_hipri() {
 bl_check "io_uring --hipri (IOPOLL) on the same device" uring_hipri
 nopoll() {
 	bl_nullb nr_devices=1 gb=1 poll_queues=0 irqmode=0 memory_backed=0 || return 1
-	refused "no poll queues" --dev /dev/nullb0 --rw randread --number_ios 10 --hipri &&
-		refused "has no --hipri" --engine libaio --dev /dev/nullb0 --rw randread \
+	bl_refused "no poll queues" blkload run --dev /dev/nullb0 --rw randread --number_ios 10 --hipri &&
+		bl_refused "has no --hipri" blkload run --engine libaio --dev /dev/nullb0 --rw randread \
 			--number_ios 10 --hipri
 }
 bl_check "--hipri without poll queues, and on libaio: refused" nopoll

@@ -16,11 +16,7 @@ ktap_print_header
 ktap_set_plan 6
 bl_mark start
 bl_load
-T=/sys/kernel/tracing
-[[ -d $T/events ]] || mount -t tracefs nodev $T 2>/dev/null
-[[ -d $T/events/block/block_bio_queue ]] ||
-	{ ktap_skip_all "no block tracepoints"; exit "$BL_SKIP"; }
-bl_trace_setup
+bl_trace_require
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 tmp=$(mktemp -d)
@@ -29,16 +25,14 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-mm=$(cat /sys/block/nullb0/dev)
-echo "dev == $(((${mm%:*} << 20) | ${mm#*:}))" >$T/events/block/block_bio_queue/filter
+bl_trace_dev nullb0
 
 # The time stamps (s) of the bios "$@" queues on nullb0, into $tmp/times.
 times() {
 	[[ ${keep:-} ]] || bl_trace_on
 	"$@" >"$tmp/out.json" 2>"$tmp/out.err" || { sed 's/^/# /' "$tmp/out.err"; return 1; }
 	bl_trace_off
-	awk '/block_bio_queue/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
-		sub(":", "", $i); print $i; break } }' $T/trace >"$tmp/times"
+	bl_trace_bios | awk '{ print $1 }' >"$tmp/times"
 }
 
 # 100 IOs, a 10 ms stall after every 4: at least 24 gaps of 10 ms, and no
@@ -99,9 +93,7 @@ loops() {
 	echo "# --loops 3 over 257 blocks on 2 queues: $((r1 - r0)) device reads"
 	bl_json 'd["jobs"][0]["read"]["total_ios"] == 771' 'd["jobs"][0]["loops"] == 3' \
 		<"$tmp/l.json" && test $((r1 - r0)) = 771 &&
-		awk '/block_bio_queue/ { for (i = 1; i < NF; i++)
-			if ($i ~ /^[0-9]+,[0-9]+$/) { print $(i + 2); break } }' $T/trace |
-		sort -n | uniq -c | awk '$1 != 3 { bad++ } END { print "# blocks not read 3 times:", bad + 0, "of", NR; exit !(NR == 257 && !bad) }'
+		bl_trace_bios | awk '{ print $3 }' | sort -n | uniq -c | awk '$1 != 3 { bad++ } END { print "# blocks not read 3 times:", bad + 0, "of", NR; exit !(NR == 257 && !bad) }'
 }
 bl_check "--loops 3 on 2 queues: every one of 257 blocks read exactly 3 times" loops
 

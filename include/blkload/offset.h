@@ -49,7 +49,11 @@
 /* Most entries of a block size split, per direction. */
 #define BL_GEN_BS_MAX	16
 
-/* One entry of a split: sizes lo..hi (multiples of the unit), to cumulative percent cum. */
+/*
+ * One entry of a split: sizes lo..hi (multiples of the unit), to cumulative
+ * percent cum. bl_gen_set_bs() takes bytes and keeps units, so that an IO's
+ * size needs no division.
+ */
 struct bl_gen_bs {
 	BL_GEN_U32 lo, hi, cum;
 };
@@ -63,7 +67,7 @@ struct bl_gen {
 	BL_GEN_U32 rwmixread;	/* percent of reads, 0..100 */
 	BL_GEN_U32 rwmixtrim;	/* percent of trims, 0..100 (bl_gen_set_trim()) */
 	BL_GEN_U32 nbs[2];	/* split entries: [0] reads, [1] writes and trims */
-	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];
+	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];	/* in units of bs */
 	bool random;
 };
 
@@ -205,7 +209,8 @@ static inline bool bl_gen_set_bs(struct bl_gen *g, unsigned int dir, const struc
 	if (n && prev != 100)
 		return false;
 	for (i = 0; i < n; i++)
-		g->bss[dir][i] = t[i];
+		g->bss[dir][i] = (struct bl_gen_bs){ .lo = t[i].lo / g->bs, .hi = t[i].hi / g->bs,
+						     .cum = t[i].cum };
 	g->nbs[dir] = n;
 	return true;
 }
@@ -225,8 +230,8 @@ static inline BL_GEN_U64 bl_gen_units(struct bl_gen *g, int op)
 			i++;
 	}
 	if (e[i].lo == e[i].hi)
-		return e[i].lo / g->bs;
-	return e[i].lo / g->bs + bl_gen_below(g, (e[i].hi - e[i].lo) / g->bs + 1);
+		return e[i].lo;
+	return e[i].lo + bl_gen_below(g, e[i].hi - e[i].lo + 1);
 }
 
 /* Where a random IO of @k units starting at unit @b goes: inside the region. */

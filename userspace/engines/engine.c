@@ -357,17 +357,17 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 {
 	const struct workload *w = t->run->w;
 	unsigned int n = q->nr_free, batch = w->batch ? w->batch : 1;
-	uint64_t now = q->rate ? eng_now_ns() : 0;
+	uint64_t now = eng_now_ns();
 	struct eng_slot *slots[64];
 	bool any = false;
 
 	if (q->ramp_done && q->limit - q->issued < n)
 		n = (unsigned int)(q->limit - q->issued);
 	/* Rate limit: only the IOs due by now (checked one by one below); holds. */
-	if ((q->rate && q->sched_next > now) || q->thinking || q->hold_until > eng_now_ns())
+	if ((q->rate && q->sched_next > now) || q->thinking || q->hold_until > now)
 		n = 0;
 	if (n && !q->inflight)
-		q->progress_ns = eng_now_ns();
+		q->progress_ns = now;
 	while (n) {
 		unsigned int b = n < batch ? n : batch, i;
 		int sent;
