@@ -34,6 +34,7 @@
 
 #include <uapi/linux/blkload.h>
 #include <blkload/dist.h>
+#include <blkload/fill.h>
 #include <blkload/hist.h>
 #include <blkload/lat.h>
 #include <blkload/offset.h>
@@ -239,12 +240,15 @@ struct bl_params {
 	u32 think_blocks;
 	u32 loops;
 	u64 startdelay_ns;
+	u32 buf_compress;	/* percent of each written chunk that is zeros (fill.h) */
+	u32 buf_dedupe;		/* percent of written blocks that are copies of one */
 	u32 nbs[2];
 	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];
 	bool allow_write;
 	bool force;
 	bool detached;
 	bool no_lat;
+	bool zero_buffers;	/* writes carry zeros, unstamped */
 };
 
 /*
@@ -269,6 +273,8 @@ struct bl_job {
 	u64 dev_size;
 	u32 dev_lbs;
 	u64 mem_pinned;
+	/* What writes copy their data from (fill.h); NULL: no data is written. */
+	u8 *pool;
 
 	unsigned int nr_queues;
 	struct bl_queue **queues;

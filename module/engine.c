@@ -376,18 +376,47 @@ static void bl_account(struct bl_queue *q, struct bl_slot *slot)
 	u64_stats_update_end(&q->sync);
 }
 
-/* Each written sector carries a header naming what was written where. */
-static void bl_stamp(struct bl_slot *slot, u64 off)
+/*
+ * A write's data (fill.h): copied out of the job's pool from the position
+ * its offset names, each sector then stamped with what was written where;
+ * or, for a dedupe block, every unit a copy of the pool's first, unstamped.
+ * For zero-buffers the pages stay zero from their allocation, unless reads
+ * of a mix use them too.
+ */
+static void bl_write_data(struct bl_job *job, struct bl_slot *slot)
 {
-	unsigned int i, s, left = slot->len;
+	u64 off = slot->off;
+	bool dedupe = bl_fill_dedupe(job->p.randseed, off, job->p.buf_dedupe);
+	unsigned int i, s, left = slot->len, unit = job->p.bs, in_unit = 0;
+	const u8 *src;
 
+	if (!job->pool) {
+		if (job->p.rw == BLKLOAD_RW_RW || job->p.rw == BLKLOAD_RW_RANDRW)
+			for (i = 0; i < slot->nr_pages; i++)
+				memzero_page(slot->bvecs[i].bv_page, 0, PAGE_SIZE);
+		return;
+	}
+	src = job->pool + (dedupe ? 0 : bl_fill_pos(job->p.randseed, off));
 	for (i = 0; i < slot->nr_pages && left; i++) {
 		struct bio_vec *bv = &slot->bvecs[i];
-		unsigned int len = min(left, bv->bv_len);
+		unsigned int len = min_t(unsigned int, left, PAGE_SIZE), done, n;
 		u8 *p = kmap_local_page(bv->bv_page);
 
-		for (s = 0; s < len; s += SECTOR_SIZE, off += SECTOR_SIZE)
-			bl_stamp_sector(p + s, off);
+		if (!dedupe) {
+			memcpy(p, src, len);
+			src += len;
+			for (s = 0; s < len; s += SECTOR_SIZE, off += SECTOR_SIZE)
+				bl_stamp_sector(p + s, off);
+		} else {
+			/* The unit may be smaller or larger than a page. */
+			for (done = 0; done < len; done += n) {
+				n = min(len - done, unit - in_unit);
+				memcpy(p + done, job->pool + in_unit, n);
+				in_unit += n;
+				if (in_unit == unit)
+					in_unit = 0;
+			}
+		}
 		kunmap_local(p);
 		left -= len;
 	}
@@ -421,7 +450,7 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 			break;
 		}
 		if (!again)
-			bl_stamp(slot, slot->off);
+			bl_write_data(job, slot);
 		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
 		if (req & BLKLOAD_REQ_FUA)
 			opf |= REQ_FUA;
@@ -456,7 +485,12 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 		unsigned int left = slot->len, len;
 
 		for (i = 0; i < slot->nr_pages && left; i++) {
-			len = min(left, slot->bvecs[i].bv_len);
+			/*
+			 * Whole pages, not bv_len: the bvecs are the bio's
+			 * io_vec, so bv_len is what the last IO put there (a
+			 * 1k IO of a split left 1024 in the first).
+			 */
+			len = min_t(unsigned int, left, PAGE_SIZE);
 			__bio_add_page(bio, slot->bvecs[i].bv_page, len, 0);
 			left -= len;
 		}

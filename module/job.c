@@ -28,6 +28,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <linux/xarray.h>
 
 #include <net/sock.h>
@@ -92,6 +93,38 @@ static bool bl_has_writes(const struct bl_params *p)
 	}
 }
 
+/* Whether writes carry data from the job's pool (fill.h). */
+static bool bl_job_fills(const struct bl_params *p)
+{
+	return bl_has_writes(p) && !(p->req & BLKLOAD_REQ_WRITE_ZEROES) && !p->zero_buffers;
+}
+
+static u64 bl_pool_size(const struct bl_params *p)
+{
+	return bl_job_fills(p) ? bl_fill_pool_size(p->bs_max) : 0;
+}
+
+/*
+ * Makes and fills the job's pool, a piece at a time: under emulation the
+ * 4 MiB take a while, and the caller may be asked to reschedule.
+ */
+static int bl_pool_alloc(struct bl_job *job)
+{
+	u64 size = bl_pool_size(&job->p), at, piece = 64 << 10;
+
+	if (!size)
+		return 0;
+	job->pool = vmalloc(size);
+	if (!job->pool)
+		return -ENOMEM;
+	for (at = 0; at < size; at += piece) {
+		bl_fill_pool(job->pool + at, at, min(piece, size - at), job->p.randseed,
+			     job->p.buf_compress);
+		cond_resched();
+	}
+	return 0;
+}
+
 static bool bl_sequential(u32 rw)
 {
 	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW ||
@@ -141,6 +174,7 @@ static void bl_job_free(struct bl_job *job)
 	for (i = 0; job->queues && i < job->nr_queues; i++)
 		bl_queue_free(job->queues[i]);
 	kfree(job->queues);
+	vfree(job->pool);
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
 	if (job->owner.sk)
@@ -176,6 +210,8 @@ static void bl_job_release(struct bl_job *job)
 	bl_workers_stop(&stop);
 	for (i = 0; i < job->nr_queues; i++)
 		bl_queue_release(job->queues[i]);
+	vfree(job->pool);
+	job->pool = NULL;
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
 }
@@ -317,6 +353,11 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 	if ((p->req & BLKLOAD_REQ_WRITE_ZEROES) &&
 	    (p->req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH))) {
 		NL_SET_ERR_MSG(extack, "write-zeroes carry no data: not with fua or preflush");
+		return -EINVAL;
+	}
+	if (p->zero_buffers && (p->buf_compress || p->buf_dedupe)) {
+		NL_SET_ERR_MSG(extack,
+			       "zero-buffers writes zeros: not with buffer-compress-percentage or dedupe-percentage");
 		return -EINVAL;
 	}
 	if ((p->req & (BLKLOAD_REQ_HIPRI | BLKLOAD_REQ_NOWAIT)) && !bl_has_data(p)) {
@@ -516,7 +557,8 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 /* Reserves the job's share of the job count and the memory budget. */
 static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
 {
-	u64 pins = (u64)job->nr_queues * bl_queue_mem(&job->p) + sizeof(*job);
+	u64 pins = (u64)job->nr_queues * bl_queue_mem(&job->p) + sizeof(*job) +
+		   bl_pool_size(&job->p);
 	int ret = 0;
 
 	mutex_lock(&bl_jobs_lock);
@@ -525,7 +567,7 @@ static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
 		ret = -ENOSPC;
 	} else if (bl_mem_used_bytes + pins > blkload_mem_budget()) {
 		NL_SET_ERR_MSG(extack,
-			       "iodepth x bs x CPUs would pin more memory than the module's budget (mem_budget_mb) allows");
+			       "iodepth x bs x CPUs, with the write-data pool, would pin more memory than the module's budget (mem_budget_mb) allows");
 		ret = -ENOMEM;
 	} else {
 		bl_mem_used_bytes += pins;
@@ -635,6 +677,11 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	if (ret)
 		goto err_free;
 
+	ret = bl_pool_alloc(job);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "out of memory for the write data");
+		goto err_free;
+	}
 	job->queues = kcalloc(job->nr_queues, sizeof(*job->queues), GFP_KERNEL);
 	if (!job->queues) {
 		ret = -ENOMEM;

@@ -205,6 +205,9 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.think_blocks = bl_nla_u32(tb[BLKLOAD_A_THINKTIME_BLOCKS], 1);
 	p.startdelay_ns = bl_nla_u64(tb[BLKLOAD_A_STARTDELAY], 0);
 	p.loops = bl_nla_u32(tb[BLKLOAD_A_LOOPS], 1);
+	p.buf_compress = bl_nla_u32(tb[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE], 0);
+	p.buf_dedupe = bl_nla_u32(tb[BLKLOAD_A_DEDUPE_PERCENTAGE], 0);
+	p.zero_buffers = nla_get_flag(tb[BLKLOAD_A_ZERO_BUFFERS]);
 
 	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
 	if (!ret)
@@ -617,6 +620,9 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_THINKTIME_BLOCKS, job->p.think_blocks) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STARTDELAY, job->p.startdelay_ns, 0) ||
 	    nla_put_u32(msg, BLKLOAD_A_LOOPS, job->p.loops) ||
+	    nla_put_u32(msg, BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE, job->p.buf_compress) ||
+	    nla_put_u32(msg, BLKLOAD_A_DEDUPE_PERCENTAGE, job->p.buf_dedupe) ||
+	    (job->p.zero_buffers && nla_put_flag(msg, BLKLOAD_A_ZERO_BUFFERS)) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
@@ -639,7 +645,8 @@ out:
 static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 {
 	size_t sz = NLMSG_GOODSIZE + nla_total_size(strlen(job->path) + 1) +
-		    nla_total_size(cpumask_size());
+		    nla_total_size(cpumask_size()) +
+		    2 * nla_total_size(sizeof(u32) * 3 * BL_GEN_BS_MAX);
 
 	if (hist)
 		sz += ((job->trims ? 6 : 4) + (job->p.rate_iops ? 3 : 0)) *

@@ -31,7 +31,7 @@ import json, sys
 d = json.loads(sys.argv[1])
 assert d["version"] == sys.argv[2], d
 assert d["kernel_release"] == sys.argv[3], d
-assert d["abi_version"] == d["cli_abi_version"] == 2, d
+assert d["abi_version"] == d["cli_abi_version"] == 3, d
 lim = d["limits"]
 assert lim["max_iodepth"] == 77, lim
 assert lim["max_jobs"] == 3, lim

@@ -56,7 +56,7 @@ static void prefill_usage(FILE *f)
 	      "Ctrl-C stops once the writes in flight are done and prints the --offset to resume\n"
 	      "from: every block before it was written (it is up to iodepth x bs before the\n"
 	      "end of what was written, as a refused write may leave a hole there).\n"
-	      "The data is blkload's stamped sectors.\n",
+	      "The data is random, each sector stamped (as every blkload write's).\n",
 	      f);
 }
 

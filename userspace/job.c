@@ -346,6 +346,9 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_THINKTIME_BLOCKS], &j->think_blocks);
 	nla_get_u64_checked(tb[BLKLOAD_A_STARTDELAY], &j->startdelay_ns);
 	nla_get_u32_checked(tb[BLKLOAD_A_LOOPS], &j->loops);
+	nla_get_u32_checked(tb[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE], &j->buf_compress);
+	nla_get_u32_checked(tb[BLKLOAD_A_DEDUPE_PERCENTAGE], &j->buf_dedupe);
+	j->zero_buffers = !!tb[BLKLOAD_A_ZERO_BUFFERS];
 	j->bssplit = bs_format(tb[BLKLOAD_A_BS_SPLIT] ? nla_data(tb[BLKLOAD_A_BS_SPLIT]) : NULL,
 			       tb[BLKLOAD_A_BS_SPLIT] ? nla_len(tb[BLKLOAD_A_BS_SPLIT]) : 0,
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ?

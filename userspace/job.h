@@ -54,6 +54,8 @@ struct job {
 	char *bssplit;			/* fio's bssplit form of the module's split, or NULL */
 	uint64_t think_ns, startdelay_ns;
 	uint32_t think_blocks, loops;
+	uint32_t buf_compress, buf_dedupe;
+	bool zero_buffers;
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;

@@ -18,6 +18,8 @@
 
 #include <netlink/genl/ctrl.h>
 
+#include <blkload/fill.h>
+
 #include "blkload.h"
 #include "cpu.h"
 #include "job.h"
@@ -82,6 +84,11 @@ void explain_budget(const struct workload *w)
 	fprintf(stderr, "blkload: this job would pin %s of data pages (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs) and its slots; see 'blkload info' for the budget\n",
 		s, pins, w->iodepth, w->bs, ncpu);
 	free(s);
+	if (workload_fills(w)) {
+		s = fmt_bytes(bl_fill_pool_size(w->bs_max));
+		fprintf(stderr, "blkload: and %s of write-data pool (--zero_buffers has none)\n", s);
+		free(s);
+	}
 	if (w->sample_ns) {
 		uint64_t ring = job_ring(w);
 
@@ -155,6 +162,12 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_u64(msg, BLKLOAD_A_STARTDELAY, w->startdelay_ns);
 	if (w->loops > 1)
 		nla_put_u32(msg, BLKLOAD_A_LOOPS, w->loops);
+	if (w->buf_compress)
+		nla_put_u32(msg, BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE, w->buf_compress);
+	if (w->buf_dedupe)
+		nla_put_u32(msg, BLKLOAD_A_DEDUPE_PERCENTAGE, w->buf_dedupe);
+	if (w->zero_buffers)
+		nla_put_flag(msg, BLKLOAD_A_ZERO_BUFFERS);
 	if (w->dist) {
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, w->dist);
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, w->dist_param);

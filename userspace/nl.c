@@ -133,6 +133,8 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM:
 	case BLKLOAD_A_THINKTIME_BLOCKS:
 	case BLKLOAD_A_LOOPS:
+	case BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE:
+	case BLKLOAD_A_DEDUPE_PERCENTAGE:
 		return "";
 	case BLKLOAD_A_THINKTIME:
 	case BLKLOAD_A_STARTDELAY:
@@ -373,6 +375,9 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_THINKTIME_BLOCKS] = "--thinktime_blocks",
 		[BLKLOAD_A_STARTDELAY] = "--startdelay",
 		[BLKLOAD_A_LOOPS] = "--loops",
+		[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE] = "--buffer_compress_percentage",
+		[BLKLOAD_A_DEDUPE_PERCENTAGE] = "--dedupe_percentage",
+		[BLKLOAD_A_ZERO_BUFFERS] = "--zero_buffers",
 		[BLKLOAD_A_BS_SPLIT_WRITE] = "--bssplit/--bsrange (writes)",
 		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",

@@ -73,6 +73,9 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_THINKTIME_BLOCKS] = "thinktime-blocks",
 	[BLKLOAD_A_STARTDELAY] = "startdelay",
 	[BLKLOAD_A_LOOPS] = "loops",
+	[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE] = "buffer-compress-percentage",
+	[BLKLOAD_A_DEDUPE_PERCENTAGE] = "dedupe-percentage",
+	[BLKLOAD_A_ZERO_BUFFERS] = "zero-buffers",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

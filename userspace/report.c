@@ -288,6 +288,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_u64(o, "thinktime_blocks", NULL, j->think_blocks ? j->think_blocks : 1, NULL);
 		out_u64(o, "startdelay_ns", NULL, j->startdelay_ns, NULL);
 		out_u64(o, "loops", NULL, j->loops ? j->loops : 1, NULL);
+		out_u64(o, "buffer_compress_percentage", NULL, j->buf_compress, NULL);
+		out_u64(o, "dedupe_percentage", NULL, j->buf_dedupe, NULL);
+		out_u64(o, "zero_buffers", NULL, j->zero_buffers, NULL);
 		out_str(o, "random_distribution", NULL, dn);
 		free(dn);
 		out_str(o, "rate_process", NULL,

@@ -60,6 +60,12 @@ static const struct wopt wopts[] = {
 	  "fio's: the job starts this long after the others (s)" },
 	{ "loops", required_argument, OPT_LOOPS, "N",
 	  "fio's: do the job's IO count N times (1)" },
+	{ "buffer_compress_percentage", required_argument, OPT_BUF_COMPRESS, "PCT",
+	  "fio's: that share of each 512-byte chunk written is zeros, the rest random (0)" },
+	{ "dedupe_percentage", required_argument, OPT_DEDUPE, "PCT",
+	  "fio's: that share of the blocks written are copies of one block (0)" },
+	{ "zero_buffers", optional_argument, OPT_ZERO_BUFFERS, NULL,
+	  "fio's: writes carry zeros (default: random data, each sector stamped)" },
 	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",
 	  "trims among the IOs of a read or write pattern; rwmixread splits the rest (0)" },
 	{ "fua", optional_argument, OPT_FUA, NULL, "writes carry FUA (REQ_FUA; RWF_DSYNC in io_uring and libaio)" },
@@ -98,9 +104,6 @@ static const struct wopt wopts[] = {
 	{ "sync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "buffered", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "zonemode", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "buffer_compress_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "dedupe_percentage", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "zero_buffers", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "offset", required_argument, OPT_OFFSET, "SIZE", "start of the region (0)" },
 	{ "size", required_argument, OPT_SIZE, "SIZE", "length of the region (the whole device)" },
 	{ "runtime", required_argument, OPT_RUNTIME, "TIME",
@@ -822,6 +825,21 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->loops) ?
 			      bad_value(opts[idx].name, optarg, "a number, at least 1") : 0;
 			break;
+		case OPT_BUF_COMPRESS:
+			ret = parse_u32_range(optarg, 0, 100, &w->buf_compress) ?
+			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_DEDUPE:
+			ret = parse_u32_range(optarg, 0, 100, &w->buf_dedupe) ?
+			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_ZERO_BUFFERS:
+			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
+				break;
+			}
+			w->zero_buffers = !optarg || !strcmp(optarg, "1");
+			break;
 		case OPT_BSSPLIT:
 		case OPT_BSRANGE:
 			if (bs_parse(w, optarg, c == OPT_BSRANGE))
@@ -1070,4 +1088,25 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		return -1;
 	}
 	return 0;
+}
+
+/* Whether writes carry data from the job's pool (fill.h). */
+bool workload_fills(const struct workload *w)
+{
+	bool writes_data;
+
+	switch (w->rw) {
+	case BLKLOAD_RW_WRITE:
+	case BLKLOAD_RW_RANDWRITE:
+		writes_data = w->rwmixtrim < 100;
+		break;
+	case BLKLOAD_RW_RW:
+	case BLKLOAD_RW_RANDRW:
+		writes_data = w->rwmixtrim < 100 && w->rwmixread < 100;
+		break;
+	default:
+		writes_data = false;
+	}
+	/* As bl_job_fills() in the module decides. */
+	return writes_data && !(w->req & BLKLOAD_REQ_WRITE_ZEROES) && !w->zero_buffers;
 }

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 
 #include <blkload/dist.h>
+#include <blkload/fill.h>
 #include <blkload/hist.h>
 #include <blkload/stamp.h>
 
@@ -85,6 +86,31 @@ static void thread_rusage(uint64_t *usr, uint64_t *sys, uint64_t *ctx)
 static bool writes(uint32_t rw)
 {
 	return rw != BLKLOAD_RW_READ && rw != BLKLOAD_RW_RANDREAD;
+}
+
+/*
+ * A write's data, as the module makes it (fill.h): copied out of the pool
+ * from the position its offset names, each sector stamped; a dedupe
+ * block's units copies of the pool's first, unstamped; zeros for
+ * zero_buffers (again each time where reads of a mix share the buffer).
+ */
+static void write_data(const struct workload *w, const struct eng_job *job, struct eng_slot *s)
+{
+	unsigned char *p = s->buf;
+
+	if (!job->pool) {
+		if (w->rw == BLKLOAD_RW_RW || w->rw == BLKLOAD_RW_RANDRW)
+			memset(p, 0, s->len);
+		return;
+	}
+	if (bl_fill_dedupe(w->randseed, s->off, w->buf_dedupe)) {
+		for (uint32_t o = 0; o < s->len; o += w->bs)
+			memcpy(p + o, job->pool, s->len - o < w->bs ? s->len - o : w->bs);
+		return;
+	}
+	memcpy(p, job->pool + bl_fill_pos(w->randseed, s->off), s->len);
+	for (uint32_t o = 0; o < s->len; o += BLKLOAD_SECTOR)
+		bl_stamp_sector(p + o, s->off + o);
 }
 
 static bool sequential(uint32_t rw)
@@ -391,8 +417,7 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 				queue_pace(q, w);
 			}
 			if (s->op == OP_WRITE && !(w->req & BLKLOAD_REQ_WRITE_ZEROES))
-				for (unsigned int o = 0; o < s->len; o += BLKLOAD_SECTOR)
-					bl_stamp_sector((char *)s->buf + o, s->off + o);
+				write_data(w, q->job, s);
 			s->counted = q->ramp_done;
 			slots[i] = s;
 			/* thinktime: the last IO before the queue drains and stalls. */
@@ -702,6 +727,9 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	j->think_blocks = w->think_blocks;
 	j->startdelay_ns = w->startdelay_ns;
 	j->loops = w->loops;
+	j->buf_compress = w->buf_compress;
+	j->buf_dedupe = w->buf_dedupe;
+	j->zero_buffers = w->zero_buffers;
 	j->dist_param = w->dist_param;
 	j->req = w->req;
 	j->bs = w->bs;
@@ -820,6 +848,10 @@ static bool engine_refuses(const struct engine_ops *ops, const struct workload *
 		fprintf(stderr, "blkload: --rate_iops is below one IO a second per CPU queue\n");
 		return true;
 	}
+	if (w->zero_buffers && (w->buf_compress || w->buf_dedupe)) {
+		fprintf(stderr, "blkload: --zero_buffers writes zeros: not with --buffer_compress_percentage or --dedupe_percentage\n");
+		return true;
+	}
 	if (w->rate_process && !w->rate_iops) {
 		fprintf(stderr, "blkload: --rate_process without --rate_iops\n");
 		return true;
@@ -890,6 +922,12 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 		}
 		if (job_region(w, job, &size, &number_ios))
 			goto out;
+		if (workload_fills(w)) {
+			uint64_t psize = bl_fill_pool_size(w->bs_max);
+
+			job->pool = xcalloc(1, psize);
+			bl_fill_pool(job->pool, 0, (uint32_t)psize, w->randseed, w->buf_compress);
+		}
 		job->queues = xcalloc(ncpus, sizeof(*job->queues));
 		for (unsigned int c = 0; c < ncpus; c++) {
 			if (queue_init(w, job, &job->queues[c], c, cpus[c], size, number_ios)) {
@@ -985,6 +1023,7 @@ out:
 			free(q->scratch);
 		}
 		free(job->queues);
+		free(job->pool);
 		if (ops->job_close)
 			ops->job_close(&run, job);
 		if (job->fd >= 0)

@@ -91,6 +91,7 @@ struct eng_job {
 	int error;		/* first IO error, negative errno */
 	bool stop;
 	void *priv;		/* the engine's per-job state (an rbd image) */
+	unsigned char *pool;	/* what writes copy their data from (fill.h); NULL: none */
 };
 
 /* One pinned thread per CPU, serving that CPU's queues of every job. */
