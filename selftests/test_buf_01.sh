@@ -55,9 +55,11 @@ bl_check "default: random data, gzip saves <= 5%, every 4k block stamped" random
 
 # buffer_compress_percentage P: gzip saves P% within 5 points.
 compress() {
-	local p s ok=0
-	for p in 25 50 80; do
-		fill 64k --buffer_compress_percentage $p || return 1
+	local p s ok=0 pcts="25 50 80"
+	# The debug lane keeps its time for the kernel: one ratio there.
+	((BL_SCALE > 1)) && pcts=50
+	for p in $pcts; do
+		fill 64k --buffer_compress_percentage "$p" || return 1
 		s=$(saved)
 		echo "# buffer_compress_percentage=$p: gzip saves $s%"
 		((s >= p - 5 && s <= p + 5)) || ok=1
