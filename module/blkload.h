@@ -27,6 +27,7 @@
 #include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
@@ -40,6 +41,7 @@
 #include <blkload/offset.h>
 #include <blkload/sample.h>
 #include <blkload/stamp.h>
+#include <blkload/verify.h>
 
 #include "compat.h"
 
@@ -78,6 +80,14 @@ static inline void bl_op_stats_init(struct bl_op_stats *st)
 	bl_lat_init(&st->slat);
 }
 
+/* The verify failures a job keeps (the rest are counted). */
+#define BL_VREPORTS	16
+
+struct bl_vreport {
+	u64 off, want, got;
+	u32 what;		/* BL_VERIFY_* */
+};
+
 /* Latencies from the scheduled time of a rate-limited queue's IOs. */
 struct bl_sched_stats {
 	struct bl_lat lat[BL_NR_OPS];
@@ -103,7 +113,9 @@ struct bl_slot {
 	bool counted;		/* issued after the ramp: goes into the stats */
 	bool nowait;		/* submitted with REQ_NOWAIT */
 	u8 refused;		/* BLK_STS_AGAIN in a row; goes blocking at BL_REFUSED_MAX */
+	bool readback;		/* a read of the verify read-back pass */
 	unsigned short nr_pages;
+	u32 *vsnap;		/* verify: each unit's map entry when a read was prepared */
 	struct bio_vec bvecs[];
 };
 
@@ -195,6 +207,15 @@ struct bl_queue {
 	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];
 	struct bl_sched_stats *sched;	/* rate-limited queues only */
+	/* Verify: units checked, skipped, failed, read back (under sync). */
+	u64 vchecked, vskipped, verrors, vreadback;
+	bool vpass;		/* worker only: in the read-back pass */
+	bool vdone;		/* worker only: the pass has issued its last read */
+	bool vmore;		/* worker only: the pass used up its look-ahead */
+	unsigned int vbudget;	/* worker only: entries it may still look at this pass */
+	u64 vcur;		/* worker only: the next unit the pass looks at */
+	u64 work_end_ns;	/* the workload's end, before the pass */
+	bool work_done;		/* published with release: work_end_ns set */
 
 	/*
 	 * Time series (sample.h): the worker writes sample nsamples into
@@ -249,6 +270,8 @@ struct bl_params {
 	bool detached;
 	bool no_lat;
 	bool zero_buffers;	/* writes carry zeros, unstamped */
+	u32 verify;		/* BLKLOAD_VERIFY_* */
+	bool verify_no_readback;
 };
 
 /*
@@ -275,6 +298,17 @@ struct bl_job {
 	u64 mem_pinned;
 	/* What writes copy their data from (fill.h); NULL: no data is written. */
 	u8 *pool;
+	/*
+	 * Verify (verify.h): the generation map of a job that writes, one
+	 * entry per unit of the region (NULL for one that only reads), and
+	 * the first failures, under vlock (taken only on a failure).
+	 */
+	u32 *vmap;
+	u64 vunits;
+	u32 vnonce;		/* in the headers it writes: tells its units from another run's */
+	spinlock_t vlock;	/* vrep, nvrep */
+	struct bl_vreport vrep[BL_VREPORTS];
+	u32 nvrep;
 
 	unsigned int nr_queues;
 	struct bl_queue **queues;
@@ -356,6 +390,7 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 			 u64 *cpu_time, u64 *ctx, u64 *stall_max, u64 *depth_ns);
 void bl_queue_read_sched(struct bl_queue *q, struct bl_sched_stats *s, bool hist);
 void bl_sched_stats_init(struct bl_sched_stats *s);
+void bl_queue_read_verify(struct bl_queue *q, u64 *v);
 u64 bl_queue_stall_now(const struct bl_queue *q, u64 now);
 unsigned long bl_queue_inflight(const struct bl_queue *q);
 u64 bl_queue_samples(const struct bl_queue *q);

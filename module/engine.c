@@ -38,6 +38,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/crc32c.h>
 #include <linux/highmem.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -82,6 +83,7 @@ static void bl_slot_free(struct bl_slot *slot)
 	if (!slot)
 		return;
 	bio_uninit(&slot->bio);
+	kvfree(slot->vsnap);
 	for (i = 0; i < slot->nr_pages; i++)
 		if (slot->bvecs[i].bv_page)
 			__free_page(slot->bvecs[i].bv_page);
@@ -105,9 +107,11 @@ static size_t bl_slot_size(const struct bl_params *p)
 u64 bl_queue_mem(const struct bl_params *p)
 {
 	u64 pages = (u64)bl_slot_pages(p) * PAGE_SIZE;
+	/* verify: each slot's snapshot of its units (bl_slot_alloc()). */
+	u64 vsnap = p->verify ? (u64)(p->bs_max / p->bs) * sizeof(u32) : 0;
 
 	return bl_queue_keep(p) +
-	       (u64)p->iodepth * (bl_slot_size(p) + pages + 3 * sizeof(void *));
+	       (u64)p->iodepth * (bl_slot_size(p) + pages + vsnap + 3 * sizeof(void *));
 }
 
 /* Bytes of a queue that stay after its run: the statistics and the samples. */
@@ -135,6 +139,14 @@ static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
 	if (!slot)
 		return NULL;
 	slot->q = q;
+	if (job->vmap) {
+		slot->vsnap = kvzalloc_node(array_size(job->p.bs_max / job->p.bs, sizeof(u32)),
+					    GFP_KERNEL, node);
+		if (!slot->vsnap) {
+			kfree(slot);
+			return NULL;
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		struct page *page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
 
@@ -422,6 +434,148 @@ static void bl_write_data(struct bl_job *job, struct bl_slot *slot)
 	}
 }
 
+/* CRC-32C of @len bytes of the slot's data from byte @at (verify.h). */
+static u32 bl_slot_crc(struct bl_slot *slot, unsigned int at, unsigned int len)
+{
+	u32 crc = ~0U;
+
+	while (len) {
+		unsigned int o = offset_in_page(at), n = min_t(unsigned int, len, PAGE_SIZE - o);
+		u8 *p = kmap_local_page(slot->bvecs[at >> PAGE_SHIFT].bv_page);
+
+		crc = crc32c(crc, p + o, n);
+		kunmap_local(p);
+		at += n;
+		len -= n;
+	}
+	return ~crc;
+}
+
+/* The map entry of the unit at byte @off of the device. */
+static u32 *bl_vmap_entry(struct bl_job *job, u64 off)
+{
+	return &job->vmap[div_u64(off - job->p.offset, job->p.bs)];
+}
+
+/*
+ * Verify, when an IO is prepared (not again): a write's units get their
+ * header (generation from the map of a job that has one) and CRC; a trim
+ * marks its units written; a read takes the map's snapshot of its units.
+ */
+static void bl_verify_prep(struct bl_job *job, struct bl_slot *slot)
+{
+	unsigned int bs = job->p.bs, at, k;
+	u32 *e = job->vmap ? bl_vmap_entry(job, slot->off) : NULL;
+
+	for (at = 0, k = 0; at < slot->len; at += bs, k++) {
+		if (slot->op == BL_READ) {
+			if (e)
+				slot->vsnap[k] = BL_VMAP_LOAD(&e[k]);
+		} else if (slot->op == BL_TRIM) {
+			if (e)
+				bl_vmap_write_begin(&e[k]);
+		} else {
+			u32 gen = e ? bl_vmap_write_begin(&e[k]) : 1;
+			struct page *pg = slot->bvecs[at >> PAGE_SHIFT].bv_page;
+			u8 *p = kmap_local_page(pg);
+
+			bl_verify_hdr(p + offset_in_page(at), slot->off + at, job->p.randseed, gen,
+				      bs, job->vnonce);
+			kunmap_local(p);
+			p = kmap_local_page(pg);
+			bl_verify_set_crc(p + offset_in_page(at), bl_slot_crc(slot, at, bs));
+			kunmap_local(p);
+		}
+	}
+}
+
+/* A verify failure: counted, the first BL_VREPORTS kept, the job's error EILSEQ. */
+static void bl_verify_fail(struct bl_queue *q, u64 off, int what, u64 want, u64 got)
+{
+	struct bl_job *job = q->job;
+
+	u64_stats_update_begin(&q->sync);
+	q->verrors++;
+	u64_stats_update_end(&q->sync);
+	if (!atomic_read(&job->error))
+		atomic_cmpxchg(&job->error, 0, -EILSEQ);
+	/* Every unit may fail (another seed): the lock only while reports are kept. */
+	if (READ_ONCE(job->nvrep) >= BL_VREPORTS)
+		return;
+	spin_lock(&job->vlock);
+	if (job->nvrep < BL_VREPORTS) {
+		struct bl_vreport *r = &job->vrep[job->nvrep];
+
+		r->off = off;
+		r->what = what;
+		r->want = want;
+		r->got = got;
+		WRITE_ONCE(job->nvrep, job->nvrep + 1);
+	}
+	spin_unlock(&job->vlock);
+}
+
+/*
+ * Verify, when an IO is reaped: a write's or trim's units get their new
+ * generation (unknown after an error or for a trim); a read's units are
+ * checked against their header, and against the map where the job has
+ * one and no write raced the read.
+ */
+static void bl_verify_reap(struct bl_queue *q, struct bl_slot *slot)
+{
+	struct bl_job *job = q->job;
+	unsigned int bs = job->p.bs, at, k;
+	u32 *e = job->vmap ? bl_vmap_entry(job, slot->off) : NULL;
+	u64 checked = 0, skipped = 0;
+
+	for (at = 0, k = 0; at < slot->len; at += bs, k++) {
+		u64 off = slot->off + at, want, got;
+		u32 gen = 0, crc;
+		int what;
+		u8 *p;
+
+		if (slot->op != BL_READ) {
+			if (e)
+				bl_vmap_write_end(&e[k], slot->op == BL_WRITE && !slot->status);
+			continue;
+		}
+		if (slot->status)
+			continue;
+		if (e) {
+			if (!bl_vmap_checkable(slot->vsnap[k], BL_VMAP_LOAD(&e[k]))) {
+				skipped++;
+				continue;
+			}
+			gen = bl_vmap_gen(slot->vsnap[k]);
+		}
+		checked++;
+		p = kmap_local_page(slot->bvecs[at >> PAGE_SHIFT].bv_page) + offset_in_page(at);
+		what = bl_verify_check_hdr(p, off, job->p.randseed, gen, bs, job->vnonce, &want,
+					   &got);
+		crc = bl_verify_hdr_crc(p);
+		/* The CRC is of the unit with its own field zero: this is our buffer. */
+		bl_verify_set_crc(p, 0);
+		kunmap_local(p);
+		if (what == BL_VERIFY_OK) {
+			/* Expected: what the header says; found: what the data gives. */
+			want = crc;
+			got = bl_slot_crc(slot, at, bs);
+			if (want != got)
+				what = BL_VERIFY_BAD_CRC;
+		}
+		if (what != BL_VERIFY_OK)
+			bl_verify_fail(q, off, what, want, got);
+	}
+	if (slot->op == BL_READ && (checked || skipped || slot->readback)) {
+		u64_stats_update_begin(&q->sync);
+		q->vchecked += checked;
+		q->vskipped += skipped;
+		if (slot->readback)
+			q->vreadback += slot->len / bs;
+		u64_stats_update_end(&q->sync);
+	}
+}
+
 /*
  * Fills the slot's bio for its operation and offset (slot->op, slot->off);
  * a write's data is stamped unless the slot goes again after a refusal.
@@ -461,6 +615,8 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 		opf = REQ_OP_DISCARD;
 		data = false;
 	}
+	if (job->p.verify && !again)
+		bl_verify_prep(job, slot);
 	if (data && q->polled)
 		opf |= BL_REQ_POLLED;
 	/*
@@ -546,6 +702,8 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 			continue;
 		}
 		slot->refused = 0;
+		if (q->job->p.verify)
+			bl_verify_reap(q, slot);
 		bl_account(q, slot);
 		q->free[q->nr_free++] = slot;
 		got++;
@@ -572,7 +730,7 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	}
 	/* A stall: IO in flight and no completion from progress_ns to first. */
 	gap = first > q->progress_ns ? first - q->progress_ns : 0;
-	if (q->ramp_done && gap > q->stall_max) {
+	if (q->ramp_done && !q->vpass && gap > q->stall_max) {
 		u64_stats_update_begin(&q->sync);
 		q->stall_max = gap;
 		u64_stats_update_end(&q->sync);
@@ -596,6 +754,36 @@ static void bl_queue_pace(struct bl_queue *q)
 	}
 }
 
+/*
+ * The read-back pass: the next written unit of this queue's share (units
+ * index, index + queues, ...), as a read of one unit into @slot; looks at
+ * no more than 4096 entries a submission pass (q->vbudget). False when none
+ * was found: q->vdone once the region is done, else q->vmore.
+ */
+static bool bl_vpass_next(struct bl_queue *q, struct bl_slot *slot)
+{
+	struct bl_job *job = q->job;
+
+	for (; q->vbudget && q->vcur < job->vunits; q->vbudget--) {
+		u64 u = q->vcur;
+		u32 v = BL_VMAP_LOAD(&job->vmap[u]);
+
+		q->vcur += job->nr_queues;
+		/* Never written, or its content unknown: nothing to check. */
+		if (!bl_vmap_checkable(v, v))
+			continue;
+		slot->op = BL_READ;
+		slot->off = job->p.offset + u * job->p.bs;
+		slot->len = job->p.bs;
+		return true;
+	}
+	if (q->vcur >= job->vunits)
+		q->vdone = true;
+	else
+		q->vmore = true;
+	return false;
+}
+
 /* Submits what the queue may now; returns whether anything went. */
 static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 {
@@ -606,8 +794,10 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	bool no_lat = job->p.no_lat;
 	struct blk_plug plug;
 
-	if (q->ramp_done)
+	if (q->ramp_done && !q->vpass)
 		n = min_t(u64, n, q->limit - q->issued);
+	q->vbudget = 4096;
+	q->vmore = false;
 	if (q->window)
 		n = min_t(unsigned long, n, q->window > q->inflight ? q->window - q->inflight : 0);
 	/* IO in flight from now on: a stall would be counted from here. */
@@ -632,8 +822,9 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			 * the worker comes back then (bl_queue_deadline()), or at
 			 * a completion.
 			 */
-			if (!again && ((q->rate && q->sched_next > now) || q->hold_until > now ||
-				       q->thinking)) {
+			if (!again && !q->vpass &&
+			    ((q->rate && q->sched_next > now) || q->hold_until > now ||
+			     q->thinking)) {
 				b = i;
 				n = i;
 				break;
@@ -641,6 +832,14 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			if (again) {
 				/* The same operation, offset and data as the refused bio. */
 				slot = q->retry[--q->nr_retry];
+			} else if (q->vpass) {
+				slot = q->free[q->nr_free - 1];
+				if (!bl_vpass_next(q, slot)) {
+					b = i;
+					n = i;
+					break;
+				}
+				q->nr_free--;
 			} else {
 				slot = q->free[--q->nr_free];
 				slot->op = bl_gen_op_dist(&q->gen, &q->dist, &slot->off,
@@ -653,8 +852,11 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				if (job->p.think_ns && ++q->think_count >= job->p.think_blocks)
 					q->thinking = true;
 			}
+			if (!again)
+				slot->readback = q->vpass;
 			bl_prep(q, slot, again);
-			slot->counted = q->ramp_done;
+			/* The read-back pass is verify's, not the workload's: not counted. */
+			slot->counted = q->ramp_done && !slot->readback;
 			if (slot->counted)
 				q->issued++;
 			WRITE_ONCE(q->inflight, q->inflight + 1);
@@ -701,7 +903,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
  */
 void bl_queue_add_cpu(struct bl_queue *q, u64 ns, u64 ctx)
 {
-	if (!q->ramp_done || (!ns && !ctx))
+	if (!q->ramp_done || q->vpass || (!ns && !ctx))
 		return;
 	u64_stats_update_begin(&q->sync);
 	q->cpu_time += ns;
@@ -775,6 +977,8 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 	 * its limit not reached, the window of a refusing device open. Else a
 	 * completion wakes the worker (armed anyway, the worker would spin).
 	 */
+	if (q->vpass)
+		return;
 	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline &&
 	    !q->thinking && !q->hold_until && !(q->ramp_done && q->issued >= q->limit) &&
 	    !(q->window && q->inflight >= q->window))
@@ -813,6 +1017,39 @@ static bool bl_queue_poll(struct bl_queue *q)
 }
 
 /*
+ * verify: the queue's workload is done (runtime or limit): its time ends
+ * here, as if it finished (end time, last sample), and the read-back pass
+ * begins. Writes refused at a runtime stop are dropped: their units are
+ * unknown. Nothing of the pass goes into the queue's statistics.
+ */
+static void bl_vpass_start(struct bl_queue *q, u64 now)
+{
+	struct bl_job *job = q->job;
+
+	while (q->nr_retry) {
+		struct bl_slot *slot = q->retry[--q->nr_retry];
+
+		/* Not counted: its refusal took it out of issued (bl_queue_reap()). */
+		slot->status = BLK_STS_IOERR;
+		bl_verify_reap(q, slot);
+		q->free[q->nr_free++] = slot;
+	}
+	if (!q->stopping)
+		q->reason = BLKLOAD_REASON_LIMIT;
+	q->work_end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
+	if (q->ring && q->ramp_done && now > q->sample_last)
+		bl_queue_sample(q, now, true);
+	/* Pairs with bl_nl_put_stats(): the running job's elapsed ends here. */
+	smp_store_release(&q->work_done, true);
+	q->vpass = true;
+	q->vcur = q->index;
+	q->stopping = false;
+	q->end = 0;
+	q->hold_until = 0;
+	q->thinking = false;
+}
+
+/*
  * One pass of the worker over queue @q at time @now: reap, move through the
  * ramp and the end conditions, submit. Returns true when it did anything
  * (the worker then passes again before sleeping). The turn's length goes
@@ -831,7 +1068,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	bool busy = false, limit;
 
 	/* Since the last turn (none yet: 0) the worker saw q->inflight IOs outstanding. */
-	if (q->ramp_done && q->depth_t && now > q->depth_t) {
+	if (q->ramp_done && !q->vpass && q->depth_t && now > q->depth_t) {
 		u64_stats_update_begin(&q->sync);
 		q->depth_ns[bl_depth_idx(q->inflight)] += now - q->depth_t;
 		u64_stats_update_end(&q->sync);
@@ -851,7 +1088,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		/* The reset and count_start_ns before ramp_done, for job-get readers. */
 		smp_store_release(&q->ramp_done, true);
 	}
-	if (q->ring && q->ramp_done && now >= q->sample_next)
+	if (q->ring && q->ramp_done && !q->vpass && now >= q->sample_next)
 		bl_queue_take_samples(q, now);
 	if (!q->stopping) {
 		if (offline) {
@@ -875,21 +1112,39 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		q->hold_until = now + job->p.think_ns;
 	}
 	/* The limit ends the queue once every bio of it, refused ones too, is done. */
-	limit = q->ramp_done && q->issued >= q->limit && !q->nr_retry;
+	limit = q->vpass ? q->vdone && !q->nr_retry :
+		q->ramp_done && q->issued >= q->limit && !q->nr_retry;
+	/*
+	 * verify: a queue of a job that writes, done with its workload on its
+	 * own (runtime or limit, not a stop), reads its written units back.
+	 */
+	if (!q->vpass && job->vmap && !job->p.verify_no_readback && !q->inflight &&
+	    !offline && !READ_ONCE(job->stop) &&
+	    (limit || (q->stopping && q->reason == BLKLOAD_REASON_RUNTIME))) {
+		bl_vpass_start(q, now);
+		limit = false;
+		busy = true;
+	}
 	if (!q->stopping && !limit && (q->nr_free || q->nr_retry)) {
 		/* A rate-limited queue may have nothing due: then it waits. */
 		busy |= bl_queue_submit(q, now, &q->worker->offline);
+		/* A read-back pass that used up its look-ahead comes back at once. */
+		busy |= q->vmore;
 	} else if ((q->stopping || limit) && !q->inflight) {
-		if (!q->stopping)
+		if (!q->stopping && !q->vpass)
 			q->reason = BLKLOAD_REASON_LIMIT;
 		list_del_init(&q->node);
-		q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
+		/* The read-back pass is not in the queue's time: it ended before. */
+		if (q->vpass)
+			q->end_ns = q->work_end_ns;
+		else
+			q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
 		/*
 		 * The last sample: what was reaped since the one before, at the
 		 * time it was reaped (as every sample); none when that was this
-		 * very turn.
+		 * very turn (or the read-back pass took it when it began).
 		 */
-		if (q->ring && q->ramp_done && now > q->sample_last)
+		if (q->ring && q->ramp_done && !q->vpass && now > q->sample_last)
 			bl_queue_sample(q, now, true);
 		*clk = local_clock();
 		q->turns += *clk - t0;
@@ -942,6 +1197,20 @@ void bl_queue_read_stats(struct bl_queue *q, struct bl_op_stats *st, bool hist,
 		*ctx = q->ctx;
 		*stall_max = q->stall_max;
 		memcpy(depth_ns, q->depth_ns, sizeof(q->depth_ns));
+	} while (u64_stats_fetch_retry(&q->sync, start));
+}
+
+/* A copy of a queue's verify counters: checked, skipped, errors, read back. */
+void bl_queue_read_verify(struct bl_queue *q, u64 *v)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&q->sync);
+		v[0] = q->vchecked;
+		v[1] = q->vskipped;
+		v[2] = q->verrors;
+		v[3] = q->vreadback;
 	} while (u64_stats_fetch_retry(&q->sync, start));
 }
 

@@ -25,6 +25,7 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -125,6 +126,14 @@ static int bl_pool_alloc(struct bl_job *job)
 	return 0;
 }
 
+/* Bytes of the verify generation map: a job that writes or trims has one. */
+static u64 bl_vmap_size(const struct bl_params *p)
+{
+	if (p->verify == BLKLOAD_VERIFY_NONE || (!bl_has_writes(p) && !bl_trims(p)))
+		return 0;
+	return div_u64(p->size, p->bs) * sizeof(u32);
+}
+
 static bool bl_sequential(u32 rw)
 {
 	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW ||
@@ -175,6 +184,7 @@ static void bl_job_free(struct bl_job *job)
 		bl_queue_free(job->queues[i]);
 	kfree(job->queues);
 	vfree(job->pool);
+	kvfree(job->vmap);
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
 	if (job->owner.sk)
@@ -212,6 +222,8 @@ static void bl_job_release(struct bl_job *job)
 		bl_queue_release(job->queues[i]);
 	vfree(job->pool);
 	job->pool = NULL;
+	kvfree(job->vmap);
+	job->vmap = NULL;
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
 }
@@ -353,6 +365,20 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 	if ((p->req & BLKLOAD_REQ_WRITE_ZEROES) &&
 	    (p->req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH))) {
 		NL_SET_ERR_MSG(extack, "write-zeroes carry no data: not with fua or preflush");
+		return -EINVAL;
+	}
+	if (p->verify && (p->buf_dedupe || (p->req & BLKLOAD_REQ_WRITE_ZEROES))) {
+		NL_SET_ERR_MSG(extack,
+			       "verify writes a header in every unit: not with dedupe-percentage or write-zeroes");
+		return -EINVAL;
+	}
+	/* The map counts the writes of a unit in flight in 15 bits (verify.h). */
+	if (p->verify && (u64)p->iodepth * cpumask_weight(cpus) >= BL_VMAP_WRITERS) {
+		NL_SET_ERR_MSG(extack, "verify: at most 16382 IOs in flight (iodepth x CPUs)");
+		return -EINVAL;
+	}
+	if (p->verify_no_readback && !p->verify) {
+		NL_SET_ERR_MSG(extack, "verify-no-readback without verify");
 		return -EINVAL;
 	}
 	if (p->zero_buffers && (p->buf_compress || p->buf_dedupe)) {
@@ -558,7 +584,7 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
 {
 	u64 pins = (u64)job->nr_queues * bl_queue_mem(&job->p) + sizeof(*job) +
-		   bl_pool_size(&job->p);
+		   bl_pool_size(&job->p) + bl_vmap_size(&job->p);
 	int ret = 0;
 
 	mutex_lock(&bl_jobs_lock);
@@ -567,7 +593,7 @@ static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
 		ret = -ENOSPC;
 	} else if (bl_mem_used_bytes + pins > blkload_mem_budget()) {
 		NL_SET_ERR_MSG(extack,
-			       "iodepth x bs x CPUs, with the write-data pool, would pin more memory than the module's budget (mem_budget_mb) allows");
+			       "iodepth x bs x CPUs, with the write-data pool and the verify map, would pin more memory than the module's budget (mem_budget_mb) allows");
 		ret = -ENOMEM;
 	} else {
 		bl_mem_used_bytes += pins;
@@ -632,6 +658,8 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&job->ref, 1);
 	job->p = *params;
+	spin_lock_init(&job->vlock);
+	job->vnonce = get_random_u32();
 	atomic_set(&job->reason, BLKLOAD_REASON_NONE);
 	job->state = BLKLOAD_STATE_CREATED;
 	if (!params->detached && owner->sk) {
@@ -681,6 +709,22 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "out of memory for the write data");
 		goto err_free;
+	}
+	if (bl_vmap_size(&job->p)) {
+		job->vunits = div_u64(job->p.size, job->p.bs);
+		/* Within what kvcalloc() takes (and a size_t on 32-bit). */
+		if (job->vunits > INT_MAX / sizeof(u32)) {
+			NL_SET_ERR_MSG(extack,
+				       "verify: over 2^29 units in the region; a smaller size or a larger bs");
+			ret = -E2BIG;
+			goto err_free;
+		}
+		job->vmap = kvcalloc(job->vunits, sizeof(u32), GFP_KERNEL);
+		if (!job->vmap) {
+			NL_SET_ERR_MSG(extack, "out of memory for the verify map");
+			ret = -ENOMEM;
+			goto err_free;
+		}
 	}
 	job->queues = kcalloc(job->nr_queues, sizeof(*job->queues), GFP_KERNEL);
 	if (!job->queues) {

@@ -208,6 +208,8 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	p.buf_compress = bl_nla_u32(tb[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE], 0);
 	p.buf_dedupe = bl_nla_u32(tb[BLKLOAD_A_DEDUPE_PERCENTAGE], 0);
 	p.zero_buffers = nla_get_flag(tb[BLKLOAD_A_ZERO_BUFFERS]);
+	p.verify = bl_nla_u32(tb[BLKLOAD_A_VERIFY], BLKLOAD_VERIFY_NONE);
+	p.verify_no_readback = nla_get_flag(tb[BLKLOAD_A_VERIFY_NO_READBACK]);
 
 	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
 	if (!ret)
@@ -435,7 +437,7 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	for (i = 0; i < job->nr_queues; i++) {
 		struct bl_queue *q = job->queues[i];
 		u64 qcpu, qctx, qstall, qdepth[BL_DEPTH_NR];
-		bool finished, qramp;
+		bool finished, qramp, work_done;
 
 		/* Pairs with bl_queue_service(), before the copy: end_ns is set. */
 		finished = smp_load_acquire(&q->finished);
@@ -444,7 +446,9 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		bl_queue_read_stats(q, st, hist, &qcpu, &qctx, &qstall, qdepth);
 		for (d = 0; d < BL_DEPTH_NR; d++)
 			depth[d] += qdepth[d];
-		if (qramp)
+		/* Pairs with bl_vpass_start(): verify's read-back is not the job's time. */
+		work_done = smp_load_acquire(&q->work_done);
+		if (qramp && !work_done)
 			qstall = max(qstall, bl_queue_stall_now(q, now));
 		for (op = 0; op < BL_NR_OPS; op++)
 			bl_sum_op(&sum[op], &st[op], hist);
@@ -456,7 +460,7 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 			ramp_done = false;
 		else
 			first = min(first, q->count_start_ns);
-		last = max(last, finished ? q->end_ns : now);
+		last = max(last, finished ? q->end_ns : work_done ? q->work_end_ns : now);
 		if (!queues)
 			continue;
 		qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
@@ -518,6 +522,49 @@ static int bl_nl_put_bs(struct sk_buff *msg, int type, const struct bl_params *p
 		prev = p->bss[dir][i].cum;
 	}
 	return 0;
+}
+
+/* A verifying job's counters, summed over its queues, and its first failures. */
+static int bl_nl_put_verify(struct sk_buff *msg, struct bl_job *job)
+{
+	struct bl_vreport rep[BL_VREPORTS];
+	u64 sum[4] = {}, one[4];
+	struct nlattr *nest, *r;
+	unsigned int i, k, nrep;
+
+	for (i = 0; i < job->nr_queues; i++) {
+		bl_queue_read_verify(job->queues[i], one);
+		for (k = 0; k < 4; k++)
+			sum[k] += one[k];
+	}
+	spin_lock(&job->vlock);
+	nrep = job->nvrep;
+	memcpy(rep, job->vrep, nrep * sizeof(rep[0]));
+	spin_unlock(&job->vlock);
+
+	nest = nla_nest_start(msg, BLKLOAD_A_VERIFY_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_STATS_CHECKED, sum[0], 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_STATS_SKIPPED, sum[1], 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_STATS_ERRORS, sum[2], 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_STATS_READBACK, sum[3], 0))
+		goto cancel;
+	for (k = 0; k < nrep; k++) {
+		r = nla_nest_start(msg, BLKLOAD_A_VERIFY_STATS_REPORT);
+		if (!r ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_REPORT_OFFSET, rep[k].off, 0) ||
+		    nla_put_u32(msg, BLKLOAD_A_VERIFY_REPORT_WHAT, rep[k].what) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_REPORT_EXPECTED, rep[k].want, 0) ||
+		    nla_put_u64_64bit(msg, BLKLOAD_A_VERIFY_REPORT_FOUND, rep[k].got, 0))
+			goto cancel;
+		nla_nest_end(msg, r);
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
 }
 
 /* A rate-limited job's latencies from the scheduled time, its queues' added up. */
@@ -623,6 +670,9 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE, job->p.buf_compress) ||
 	    nla_put_u32(msg, BLKLOAD_A_DEDUPE_PERCENTAGE, job->p.buf_dedupe) ||
 	    (job->p.zero_buffers && nla_put_flag(msg, BLKLOAD_A_ZERO_BUFFERS)) ||
+	    nla_put_u32(msg, BLKLOAD_A_VERIFY, job->p.verify) ||
+	    (job->p.verify_no_readback && nla_put_flag(msg, BLKLOAD_A_VERIFY_NO_READBACK)) ||
+	    (job->p.verify && bl_nl_put_verify(msg, job)) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
@@ -646,7 +696,9 @@ static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 {
 	size_t sz = NLMSG_GOODSIZE + nla_total_size(strlen(job->path) + 1) +
 		    nla_total_size(cpumask_size()) +
-		    2 * nla_total_size(sizeof(u32) * 3 * BL_GEN_BS_MAX);
+		    2 * nla_total_size(sizeof(u32) * 3 * BL_GEN_BS_MAX) +
+		    nla_total_size(5 * nla_total_size_64bit(8) +
+				   BL_VREPORTS * nla_total_size(4 * nla_total_size_64bit(8)));
 
 	if (hist)
 		sz += ((job->trims ? 6 : 4) + (job->p.rate_iops ? 3 : 0)) *

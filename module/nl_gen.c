@@ -130,6 +130,21 @@ const struct nla_policy blkload_lat_stats_nl_policy[BLKLOAD_A_LAT_STATS_MAX + 1]
 	[BLKLOAD_A_LAT_STATS_LAT_HIST] = { .type = NLA_BINARY, },
 };
 
+const struct nla_policy blkload_verify_stats_nl_policy[BLKLOAD_A_VERIFY_STATS_MAX + 1] = {
+	[BLKLOAD_A_VERIFY_STATS_CHECKED] = { .type = NLA_U64, },
+	[BLKLOAD_A_VERIFY_STATS_SKIPPED] = { .type = NLA_U64, },
+	[BLKLOAD_A_VERIFY_STATS_ERRORS] = { .type = NLA_U64, },
+	[BLKLOAD_A_VERIFY_STATS_READBACK] = { .type = NLA_U64, },
+	[BLKLOAD_A_VERIFY_STATS_REPORT] = NLA_POLICY_NESTED(blkload_verify_report_nl_policy),
+};
+
+const struct nla_policy blkload_verify_report_nl_policy[BLKLOAD_A_VERIFY_REPORT_MAX + 1] = {
+	[BLKLOAD_A_VERIFY_REPORT_OFFSET] = { .type = NLA_U64, },
+	[BLKLOAD_A_VERIFY_REPORT_WHAT] = { .type = NLA_U32, },
+	[BLKLOAD_A_VERIFY_REPORT_EXPECTED] = { .type = NLA_U64, },
+	[BLKLOAD_A_VERIFY_REPORT_FOUND] = { .type = NLA_U64, },
+};
+
 const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_VERSION] = { .type = NLA_NUL_STRING, .len = 64, },
 	[BLKLOAD_A_ABI_VERSION] = { .type = NLA_U32, },
@@ -198,4 +213,7 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE] = NLA_POLICY_MAX(NLA_U32, 100),
 	[BLKLOAD_A_DEDUPE_PERCENTAGE] = NLA_POLICY_MAX(NLA_U32, 100),
 	[BLKLOAD_A_ZERO_BUFFERS] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_VERIFY] = NLA_POLICY_MAX(NLA_U32, 1),
+	[BLKLOAD_A_VERIFY_NO_READBACK] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_VERIFY_STATS] = NLA_POLICY_NESTED(blkload_verify_stats_nl_policy),
 };

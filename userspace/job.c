@@ -325,6 +325,36 @@ static int stats_parse(const struct nlattr *nest, struct job *j)
 	return 0;
 }
 
+/* verify-stats: the counters and the first failures. */
+static int verify_parse(struct nlattr *nest, struct job *j)
+{
+	struct nlattr *tb[BLKLOAD_A_VERIFY_STATS_MAX + 1], *a;
+	int rem;
+
+	if (nla_parse_nested(tb, BLKLOAD_A_VERIFY_STATS_MAX, nest, NULL) < 0)
+		return -1;
+	j->has_verify = true;
+	nla_get_u64_checked(tb[BLKLOAD_A_VERIFY_STATS_CHECKED], &j->vchecked);
+	nla_get_u64_checked(tb[BLKLOAD_A_VERIFY_STATS_SKIPPED], &j->vskipped);
+	nla_get_u64_checked(tb[BLKLOAD_A_VERIFY_STATS_ERRORS], &j->verrors);
+	nla_get_u64_checked(tb[BLKLOAD_A_VERIFY_STATS_READBACK], &j->vreadback);
+	nla_for_each_nested(a, nest, rem) {
+		struct nlattr *r[BLKLOAD_A_VERIFY_REPORT_MAX + 1];
+
+		if (nla_type(a) != BLKLOAD_A_VERIFY_STATS_REPORT ||
+		    j->nvrep >= sizeof(j->vrep) / sizeof(j->vrep[0]))
+			continue;
+		if (nla_parse_nested(r, BLKLOAD_A_VERIFY_REPORT_MAX, a, NULL) < 0)
+			return -1;
+		nla_get_u64_checked(r[BLKLOAD_A_VERIFY_REPORT_OFFSET], &j->vrep[j->nvrep].off);
+		nla_get_u32_checked(r[BLKLOAD_A_VERIFY_REPORT_WHAT], &j->vrep[j->nvrep].what);
+		nla_get_u64_checked(r[BLKLOAD_A_VERIFY_REPORT_EXPECTED], &j->vrep[j->nvrep].want);
+		nla_get_u64_checked(r[BLKLOAD_A_VERIFY_REPORT_FOUND], &j->vrep[j->nvrep].got);
+		j->nvrep++;
+	}
+	return 0;
+}
+
 int job_parse(struct nlattr **tb, struct job *j)
 {
 	const char *path = nla_get_str_checked(tb[BLKLOAD_A_PATH]);
@@ -349,6 +379,10 @@ int job_parse(struct nlattr **tb, struct job *j)
 	nla_get_u32_checked(tb[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE], &j->buf_compress);
 	nla_get_u32_checked(tb[BLKLOAD_A_DEDUPE_PERCENTAGE], &j->buf_dedupe);
 	j->zero_buffers = !!tb[BLKLOAD_A_ZERO_BUFFERS];
+	nla_get_u32_checked(tb[BLKLOAD_A_VERIFY], &j->verify);
+	j->verify_no_readback = !!tb[BLKLOAD_A_VERIFY_NO_READBACK];
+	if (tb[BLKLOAD_A_VERIFY_STATS] && verify_parse(tb[BLKLOAD_A_VERIFY_STATS], j))
+		return -1;
 	j->bssplit = bs_format(tb[BLKLOAD_A_BS_SPLIT] ? nla_data(tb[BLKLOAD_A_BS_SPLIT]) : NULL,
 			       tb[BLKLOAD_A_BS_SPLIT] ? nla_len(tb[BLKLOAD_A_BS_SPLIT]) : 0,
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ?

@@ -56,6 +56,12 @@ struct job {
 	uint32_t think_blocks, loops;
 	uint32_t buf_compress, buf_dedupe;
 	bool zero_buffers;
+	/* verify: the mode, and what its checks found (verify-stats) */
+	uint32_t verify;
+	bool verify_no_readback, has_verify;
+	uint64_t vchecked, vskipped, verrors, vreadback;
+	unsigned int nvrep;
+	struct { uint64_t off, want, got; uint32_t what; } vrep[16];
 	int32_t error;
 	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
 	bool no_lat;

@@ -168,6 +168,10 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_u32(msg, BLKLOAD_A_DEDUPE_PERCENTAGE, w->buf_dedupe);
 	if (w->zero_buffers)
 		nla_put_flag(msg, BLKLOAD_A_ZERO_BUFFERS);
+	if (w->verify)
+		nla_put_u32(msg, BLKLOAD_A_VERIFY, w->verify);
+	if (w->no_readback)
+		nla_put_flag(msg, BLKLOAD_A_VERIFY_NO_READBACK);
 	if (w->dist) {
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, w->dist);
 		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, w->dist_param);

@@ -135,6 +135,7 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_LOOPS:
 	case BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE:
 	case BLKLOAD_A_DEDUPE_PERCENTAGE:
+	case BLKLOAD_A_VERIFY:
 		return "";
 	case BLKLOAD_A_THINKTIME:
 	case BLKLOAD_A_STARTDELAY:
@@ -378,6 +379,8 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE] = "--buffer_compress_percentage",
 		[BLKLOAD_A_DEDUPE_PERCENTAGE] = "--dedupe_percentage",
 		[BLKLOAD_A_ZERO_BUFFERS] = "--zero_buffers",
+		[BLKLOAD_A_VERIFY] = "--verify",
+		[BLKLOAD_A_VERIFY_NO_READBACK] = "--do_verify=0",
 		[BLKLOAD_A_BS_SPLIT_WRITE] = "--bssplit/--bsrange (writes)",
 		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",

@@ -76,6 +76,9 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE] = "buffer-compress-percentage",
 	[BLKLOAD_A_DEDUPE_PERCENTAGE] = "dedupe-percentage",
 	[BLKLOAD_A_ZERO_BUFFERS] = "zero-buffers",
+	[BLKLOAD_A_VERIFY] = "verify",
+	[BLKLOAD_A_VERIFY_NO_READBACK] = "verify-no-readback",
+	[BLKLOAD_A_VERIFY_STATS] = "verify-stats",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

@@ -252,6 +252,57 @@ static void json_series(struct out *o, const struct series *se, bool no_lat,
 	free(s);
 }
 
+static const char *const verify_what[] = {
+	[BLKLOAD_VERIFY_WHAT_OK] = "ok",
+	[BLKLOAD_VERIFY_WHAT_MAGIC] = "no header",
+	[BLKLOAD_VERIFY_WHAT_OFFSET] = "offset",
+	[BLKLOAD_VERIFY_WHAT_SEED] = "seed",
+	[BLKLOAD_VERIFY_WHAT_GENERATION] = "generation",
+	[BLKLOAD_VERIFY_WHAT_LENGTH] = "length",
+	[BLKLOAD_VERIFY_WHAT_CRC] = "crc32c",
+	[BLKLOAD_VERIFY_WHAT_RUN] = "another run",
+};
+
+static const char *verify_what_name(uint32_t w)
+{
+	return w < sizeof(verify_what) / sizeof(verify_what[0]) ? verify_what[w] : "?";
+}
+
+/* A verifying job's checks: fio has no such object; blkload's own. */
+static void json_verify(struct out *o, const struct job *j)
+{
+	out_begin_object(o, "verify", NULL);
+	out_str(o, "mode", NULL, "crc32c");
+	out_u64(o, "checked", NULL, j->vchecked, NULL);
+	out_u64(o, "skipped", NULL, j->vskipped, NULL);
+	out_u64(o, "errors", NULL, j->verrors, NULL);
+	out_u64(o, "readback", NULL, j->vreadback, NULL);
+	out_begin_array(o, "failures", NULL);
+	for (unsigned int i = 0; i < j->nvrep; i++) {
+		out_begin_object(o, NULL, NULL);
+		out_u64(o, "offset", NULL, j->vrep[i].off, NULL);
+		out_str(o, "what", NULL, verify_what_name(j->vrep[i].what));
+		out_u64(o, "expected", NULL, j->vrep[i].want, NULL);
+		out_u64(o, "found", NULL, j->vrep[i].got, NULL);
+		out_end_object(o);
+	}
+	out_end_array(o);
+	out_end_object(o);
+}
+
+static void text_verify(const struct job *j)
+{
+	printf("  verify       : crc32c, %" PRIu64 " units checked, %" PRIu64 " skipped, %" PRIu64
+	       " failed, %" PRIu64 " read back\n", j->vchecked, j->vskipped, j->verrors,
+	       j->vreadback);
+	for (unsigned int i = 0; i < j->nvrep; i++)
+		printf("    at %" PRIu64 ": %s: expected %#" PRIx64 ", found %#" PRIx64 "\n",
+		       j->vrep[i].off, verify_what_name(j->vrep[i].what), j->vrep[i].want,
+		       j->vrep[i].got);
+	if (j->verrors > j->nvrep)
+		printf("    and %" PRIu64 " more\n", j->verrors - j->nvrep);
+}
+
 static void json_job(struct out *o, const char *key, const struct job *j, const char *name,
 		     const struct report_opts *ro)
 {
@@ -291,6 +342,8 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_u64(o, "buffer_compress_percentage", NULL, j->buf_compress, NULL);
 		out_u64(o, "dedupe_percentage", NULL, j->buf_dedupe, NULL);
 		out_u64(o, "zero_buffers", NULL, j->zero_buffers, NULL);
+		if (j->has_verify)
+			json_verify(o, j);
 		out_str(o, "random_distribution", NULL, dn);
 		free(dn);
 		out_str(o, "rate_process", NULL,
@@ -620,6 +673,8 @@ static void text_job(const struct job *j, const char *name, const struct report_
 	if (j->op[OP_TRIM].ios || j->op[OP_TRIM].errors || (!sum && job_has_op(j, OP_TRIM)))
 		text_op("trim", &j->op[OP_TRIM], j->elapsed, j->no_lat, ro, &j->ser, OP_TRIM);
 	text_dist(j);
+	if (j->has_verify)
+		text_verify(j);
 	/* A stall worth a line: a second or more without any completion. */
 	if (j->stall_max >= 1000000000ULL)
 		printf("  stalled      : up to %.3f s with IO in flight and no completion\n",

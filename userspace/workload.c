@@ -66,6 +66,10 @@ static const struct wopt wopts[] = {
 	  "fio's: that share of the blocks written are copies of one block (0)" },
 	{ "zero_buffers", optional_argument, OPT_ZERO_BUFFERS, NULL,
 	  "fio's: writes carry zeros (default: random data, each sector stamped)" },
+	{ "verify", required_argument, OPT_VERIFY, "crc32c",
+	  "fio's: each unit written carries a CRC-32C header; reads check it (module only)" },
+	{ "do_verify", required_argument, OPT_DO_VERIFY, "0|1",
+	  "fio's: a job that writes reads its units back at the end (1)" },
 	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",
 	  "trims among the IOs of a read or write pattern; rwmixread splits the rest (0)" },
 	{ "fua", optional_argument, OPT_FUA, NULL, "writes carry FUA (REQ_FUA; RWF_DSYNC in io_uring and libaio)" },
@@ -97,7 +101,6 @@ static const struct wopt wopts[] = {
 	{ "invalidate", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "thread", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	/* fio options blkload does not have (yet): one line each, not the usage. */
-	{ "verify", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "rate", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fsync", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fdatasync", optional_argument, OPT_FIO_NO, NULL, NULL },
@@ -833,6 +836,20 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, 100, &w->buf_dedupe) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
+		case OPT_VERIFY:
+			if (!strcmp(optarg, "crc32c") || !strcmp(optarg, "crc32c-intel"))
+				w->verify = BLKLOAD_VERIFY_CRC32C;
+			else if (!strcmp(optarg, "0") || !strcmp(optarg, "none"))
+				w->verify = BLKLOAD_VERIFY_NONE;
+			else
+				ret = bad_value(opts[idx].name, optarg, "crc32c (or 0, none)");
+			break;
+		case OPT_DO_VERIFY:
+			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
+			else
+				w->no_readback = !strcmp(optarg, "0");
+			break;
 		case OPT_ZERO_BUFFERS:
 			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1")) {
 				ret = bad_value(opts[idx].name, optarg, "0 or 1");
@@ -982,7 +999,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_COE:
 			ret = coe_parse(optarg, &w->coe) ?
 			      bad_value(opts[idx].name, optarg,
-					"one of none read write io all (verify: no verify yet)") : 0;
+					"one of none read write io all (verify failures never stop a job)") : 0;
 			break;
 		case OPT_SAMPLE_INTERVAL:
 			ret = parse_time_ns(optarg, &w->sample_ns) ||

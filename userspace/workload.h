@@ -29,7 +29,7 @@ enum {
 	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
-	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS,
+	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
 	OPT_HELP,
 };
 
@@ -51,6 +51,8 @@ struct workload {
 	uint32_t think_blocks, loops;	/* 0: fio's default (1) */
 	uint32_t buf_compress, buf_dedupe;	/* percent (fill.h) */
 	bool zero_buffers;
+	uint32_t verify;	/* BLKLOAD_VERIFY_* */
+	bool no_readback;	/* fio's do_verify=0 */
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
 	struct cpuset cpus;

@@ -848,6 +848,11 @@ static bool engine_refuses(const struct engine_ops *ops, const struct workload *
 		fprintf(stderr, "blkload: --rate_iops is below one IO a second per CPU queue\n");
 		return true;
 	}
+	if (w->verify) {
+		fprintf(stderr, "blkload: --verify is the module's for now: --engine %s does not check data\n",
+			ops->name);
+		return true;
+	}
 	if (w->zero_buffers && (w->buf_compress || w->buf_dedupe)) {
 		fprintf(stderr, "blkload: --zero_buffers writes zeros: not with --buffer_compress_percentage or --dedupe_percentage\n");
 		return true;
