@@ -67,7 +67,7 @@ static const struct wopt wopts[] = {
 	{ "zero_buffers", optional_argument, OPT_ZERO_BUFFERS, NULL,
 	  "fio's: writes carry zeros (default: random data, each sector stamped)" },
 	{ "verify", required_argument, OPT_VERIFY, "crc32c",
-	  "fio's: each unit written carries a CRC-32C header; reads check it (module only)" },
+	  "fio's: each unit written carries a CRC-32C header; reads check it" },
 	{ "do_verify", required_argument, OPT_DO_VERIFY, "0|1",
 	  "fio's: a job that writes reads its units back at the end (1)" },
 	{ "rwmixtrim", required_argument, OPT_RWMIXTRIM, "PCT",

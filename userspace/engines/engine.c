@@ -25,7 +25,9 @@
 #include <blkload/fill.h>
 #include <blkload/hist.h>
 #include <blkload/stamp.h>
+#include <blkload/verify.h>
 
+#include "../crc32c.h"
 #include "../util.h"
 #include "engine.h"
 
@@ -111,6 +113,92 @@ static void write_data(const struct workload *w, const struct eng_job *job, stru
 	memcpy(p, job->pool + bl_fill_pos(w->randseed, s->off), s->len);
 	for (uint32_t o = 0; o < s->len; o += BLKLOAD_SECTOR)
 		bl_stamp_sector(p + o, s->off + o);
+}
+
+static void job_error(struct eng_job *job, int err);
+
+/*
+ * verify, as the module does it (include/blkload/verify.h): when an IO is
+ * prepared, a write's units get their header and CRC (the generation from
+ * the map of a job that has one), a trim's units are marked, a read takes
+ * the map's snapshot of its units.
+ */
+static void verify_prep(const struct workload *w, struct eng_job *job, struct eng_slot *s)
+{
+	uint32_t *e = job->vmap ? &job->vmap[(s->off - w->offset) / w->bs] : NULL;
+	unsigned char *p = s->buf;
+
+	for (uint32_t at = 0, k = 0; at < s->len; at += w->bs, k++) {
+		if (s->op == OP_READ) {
+			if (e)
+				s->vsnap[k] = BL_VMAP_LOAD(&e[k]);
+		} else if (s->op == OP_TRIM) {
+			if (e)
+				bl_vmap_write_begin(&e[k]);
+		} else {
+			uint32_t gen = e ? bl_vmap_write_begin(&e[k]) : 1;
+
+			bl_verify_hdr(p + at, s->off + at, w->randseed, gen, w->bs, job->nonce);
+			bl_verify_set_crc(p + at, ~crc32c(~0U, p + at, w->bs));
+		}
+	}
+}
+
+static void verify_fail(struct eng_queue *q, uint64_t off, int what, uint64_t want, uint64_t got)
+{
+	struct eng_job *job = q->job;
+	unsigned int i = __atomic_fetch_add(&job->nvrep, 1, __ATOMIC_RELAXED);
+
+	q->verrors++;
+	job_error(job, -EILSEQ);
+	if (i < sizeof(job->vrep) / sizeof(job->vrep[0])) {
+		job->vrep[i].off = off;
+		job->vrep[i].what = (uint32_t)what;
+		job->vrep[i].want = want;
+		job->vrep[i].got = got;
+	}
+}
+
+/* verify, when an IO is reaped (@ok: it completed whole): as bl_verify_reap() in the module. */
+static void verify_reap(const struct workload *w, struct eng_queue *q, struct eng_slot *s, bool ok)
+{
+	struct eng_job *job = q->job;
+	uint32_t *e = job->vmap ? &job->vmap[(s->off - w->offset) / w->bs] : NULL;
+	unsigned char *p = s->buf;
+
+	for (uint32_t at = 0, k = 0; at < s->len; at += w->bs, k++) {
+		uint64_t want, got;
+		uint32_t gen = 0, crc;
+		int what;
+
+		if (s->op != OP_READ) {
+			if (e)
+				bl_vmap_write_end(&e[k], s->op == OP_WRITE && ok);
+			continue;
+		}
+		if (!ok)
+			continue;
+		if (e) {
+			if (!bl_vmap_checkable(s->vsnap[k], BL_VMAP_LOAD(&e[k]))) {
+				q->vskipped++;
+				continue;
+			}
+			gen = bl_vmap_gen(s->vsnap[k]);
+		}
+		q->vchecked++;
+		what = bl_verify_check_hdr(p + at, s->off + at, w->randseed, gen, w->bs, job->nonce,
+					   &want, &got);
+		crc = bl_verify_hdr_crc(p + at);
+		bl_verify_set_crc(p + at, 0);
+		if (what == BL_VERIFY_OK) {
+			want = crc;
+			got = ~crc32c(~0U, p + at, w->bs);
+			if (want != got)
+				what = BL_VERIFY_BAD_CRC;
+		}
+		if (what != BL_VERIFY_OK)
+			verify_fail(q, s->off + at, what, want, got);
+	}
 }
 
 static bool sequential(uint32_t rw)
@@ -281,6 +369,8 @@ static int queue_init(const struct workload *w, struct eng_job *job, struct eng_
 		if (posix_memalign(&s->buf, align, w->bs_max))
 			return -1;
 		memset(s->buf, 0, w->bs_max);
+		if (w->verify)
+			s->vsnap = xcalloc(w->bs_max / w->bs, sizeof(uint32_t));
 		s->q = q;
 		q->free[q->nr_free++] = s;
 	}
@@ -418,6 +508,8 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 			}
 			if (s->op == OP_WRITE && !(w->req & BLKLOAD_REQ_WRITE_ZEROES))
 				write_data(w, q->job, s);
+			if (w->verify)
+				verify_prep(w, q->job, s);
 			s->counted = q->ramp_done;
 			slots[i] = s;
 			/* thinktime: the last IO before the queue drains and stalls. */
@@ -567,6 +659,8 @@ static void thread_reap(struct eng_thread *t, bool wait, uint64_t timeout)
 			q->stall_max = now - q->progress_ns;
 		q->progress_ns = now;
 		q->last_done_ns = now;
+		if (t->run->w->verify)
+			verify_reap(t->run->w, q, s, s->res == (int64_t)s->len);
 		account(q, s, now);
 		q->free[q->nr_free++] = s;
 		q->inflight--;
@@ -728,6 +822,16 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	j->startdelay_ns = w->startdelay_ns;
 	j->loops = w->loops;
 	j->buf_compress = w->buf_compress;
+	j->verify = w->verify;
+	j->has_verify = w->verify;
+	j->verify_no_readback = w->no_readback;
+	j->nvrep = job->nvrep < 16 ? job->nvrep : 16;
+	for (unsigned int i = 0; i < j->nvrep; i++) {
+		j->vrep[i].off = job->vrep[i].off;
+		j->vrep[i].want = job->vrep[i].want;
+		j->vrep[i].got = job->vrep[i].got;
+		j->vrep[i].what = job->vrep[i].what;
+	}
 	j->buf_dedupe = w->buf_dedupe;
 	j->zero_buffers = w->zero_buffers;
 	j->dist_param = w->dist_param;
@@ -775,6 +879,9 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 		j->cpu_time += share;
 		if (q->stall_max > j->stall_max)
 			j->stall_max = q->stall_max;
+		j->vchecked += q->vchecked;
+		j->vskipped += q->vskipped;
+		j->verrors += q->verrors;
 		for (int op = 0; op < NR_OPS; op++) {
 			op_sum(&j->op[op], &q->st[op]);
 			qs->op[op] = q->st[op];
@@ -848,8 +955,17 @@ static bool engine_refuses(const struct engine_ops *ops, const struct workload *
 		fprintf(stderr, "blkload: --rate_iops is below one IO a second per CPU queue\n");
 		return true;
 	}
-	if (w->verify) {
-		fprintf(stderr, "blkload: --verify is the module's for now: --engine %s does not check data\n",
+	/* What the module refuses of verify, and what the engines lack. */
+	if (w->verify && (w->buf_dedupe || (w->req & BLKLOAD_REQ_WRITE_ZEROES))) {
+		fprintf(stderr, "blkload: --verify writes a header in every unit: not with --dedupe_percentage or --write_zeroes\n");
+		return true;
+	}
+	if (w->verify && (uint64_t)w->iodepth * nr_queues >= BL_VMAP_WRITERS) {
+		fprintf(stderr, "blkload: --verify: at most 16382 IOs in flight (iodepth x CPUs)\n");
+		return true;
+	}
+	if (w->verify && !w->no_readback && (workload_fills(w) || w->rwmixtrim || trim_only(w->rw))) {
+		fprintf(stderr, "blkload: --engine %s has no read-back pass (the module has): add --do_verify=0, or read the region back with a --verify read run\n",
 			ops->name);
 		return true;
 	}
@@ -933,6 +1049,13 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 			job->pool = xcalloc(1, psize);
 			bl_fill_pool(job->pool, 0, (uint32_t)psize, w->randseed, w->buf_compress);
 		}
+		/* verify: the map of a job that writes or trims, as the module's. */
+		if (w->verify && (workload_fills(w) || w->rwmixtrim || trim_only(w->rw))) {
+			job->vunits = size / w->bs;
+			job->vmap = xcalloc(job->vunits, sizeof(uint32_t));
+		}
+		if (w->verify && getentropy(&job->nonce, sizeof(job->nonce)))
+			job->nonce = (uint32_t)eng_now_ns();
 		job->queues = xcalloc(ncpus, sizeof(*job->queues));
 		for (unsigned int c = 0; c < ncpus; c++) {
 			if (queue_init(w, job, &job->queues[c], c, cpus[c], size, number_ios)) {
@@ -1017,7 +1140,10 @@ out:
 			struct eng_queue *q = &job->queues[c];
 
 			for (unsigned int s = 0; q->slots && s < w->iodepth; s++)
+			{
 				free(q->slots[s].buf);
+				free(q->slots[s].vsnap);
+			}
 			free(q->slots);
 			free(q->free);
 			for (int op = 0; op < NR_OPS; op++) {
@@ -1029,6 +1155,7 @@ out:
 		}
 		free(job->queues);
 		free(job->pool);
+		free(job->vmap);
 		if (ops->job_close)
 			ops->job_close(&run, job);
 		if (job->fd >= 0)

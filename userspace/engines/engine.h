@@ -43,6 +43,7 @@ struct eng_slot {
 	bool read;		/* op == OP_READ */
 	bool counted;		/* issued after the ramp */
 	struct eng_slot *next;	/* on an engine's list of completions */
+	uint32_t *vsnap;	/* verify: each unit's map entry when a read was prepared */
 };
 
 /* One job's share of one CPU. */
@@ -71,6 +72,7 @@ struct eng_queue {
 	uint32_t reason;
 	bool ramp_done, stopping, finished;
 	struct op_stats st[NR_OPS];
+	uint64_t vchecked, vskipped, verrors;	/* verify */
 	/* Time series (include/blkload/sample.h), as the module's queues take it. */
 	struct bl_sampler_op sampler[NR_OPS];
 	uint64_t sample_next, sample_last;
@@ -92,6 +94,12 @@ struct eng_job {
 	bool stop;
 	void *priv;		/* the engine's per-job state (an rbd image) */
 	unsigned char *pool;	/* what writes copy their data from (fill.h); NULL: none */
+	/* verify (verify.h): the map of a job that writes, its nonce, the first failures */
+	uint32_t *vmap;
+	uint64_t vunits;
+	uint32_t nonce;
+	unsigned int nvrep;	/* failures reported so far (atomic; may pass 16) */
+	struct { uint64_t off, want, got; uint32_t what; } vrep[16];
 };
 
 /* One pinned thread per CPU, serving that CPU's queues of every job. */

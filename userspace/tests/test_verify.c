@@ -12,6 +12,8 @@
 
 #include <blkload/verify.h>
 
+#include "crc32c.h"
+
 TEST(one_write_sets_the_next_generation)
 {
 	uint32_t e = 0, snap;
@@ -138,6 +140,16 @@ TEST(header_checks_each_field)
 	bl_verify_hdr(p, 8192, 7, 3, 4096, 99);
 	ASSERT_EQ(0x42U, p[0]);
 	ASSERT_EQ(0x20U, p[9]);
+}
+
+/* The engines' CRC-32C is the standard one: the check value, and chaining. */
+TEST(crc32c_check_value)
+{
+	const char *s = "123456789";
+
+	ASSERT_EQ(0xe3069283U, ~crc32c(~0U, s, 9));
+	ASSERT_EQ(0xe3069283U, ~crc32c(crc32c(~0U, s, 4), s + 4, 5));
+	ASSERT_EQ(0U, ~crc32c(~0U, s, 0));
 }
 
 TEST_HARNESS_MAIN
