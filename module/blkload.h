@@ -209,6 +209,7 @@ struct bl_queue {
 	struct bl_sched_stats *sched;	/* rate-limited queues only */
 	/* Verify: units checked, skipped, failed, read back (under sync). */
 	u64 vchecked, vskipped, verrors, vreadback;
+	bool vwait;		/* worker only: workload done, the pass waits for the job's */
 	bool vpass;		/* worker only: in the read-back pass */
 	bool vdone;		/* worker only: the pass has issued its last read */
 	bool vmore;		/* worker only: the pass used up its look-ahead */
@@ -305,6 +306,7 @@ struct bl_job {
 	 */
 	u32 *vmap;
 	u64 vunits;
+	atomic_t vpending;	/* queues whose workload is not done: the pass waits for all */
 	u32 vnonce;		/* in the headers it writes: tells its units from another run's */
 	spinlock_t vlock;	/* vrep, nvrep */
 	struct bl_vreport vrep[BL_VREPORTS];

@@ -570,7 +570,7 @@ static void bl_verify_reap(struct bl_queue *q, struct bl_slot *slot)
 		u64_stats_update_begin(&q->sync);
 		q->vchecked += checked;
 		q->vskipped += skipped;
-		if (slot->readback)
+		if (slot->readback && !slot->status)
 			q->vreadback += slot->len / bs;
 		u64_stats_update_end(&q->sync);
 	}
@@ -730,7 +730,7 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	}
 	/* A stall: IO in flight and no completion from progress_ns to first. */
 	gap = first > q->progress_ns ? first - q->progress_ns : 0;
-	if (q->ramp_done && !q->vpass && gap > q->stall_max) {
+	if (q->ramp_done && !q->vwait && gap > q->stall_max) {
 		u64_stats_update_begin(&q->sync);
 		q->stall_max = gap;
 		u64_stats_update_end(&q->sync);
@@ -903,7 +903,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
  */
 void bl_queue_add_cpu(struct bl_queue *q, u64 ns, u64 ctx)
 {
-	if (!q->ramp_done || q->vpass || (!ns && !ctx))
+	if (!q->ramp_done || q->vwait || (!ns && !ctx))
 		return;
 	u64_stats_update_begin(&q->sync);
 	q->cpu_time += ns;
@@ -977,7 +977,7 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 	 * its limit not reached, the window of a refusing device open. Else a
 	 * completion wakes the worker (armed anyway, the worker would spin).
 	 */
-	if (q->vpass)
+	if (q->vwait)
 		return;
 	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline &&
 	    !q->thinking && !q->hold_until && !(q->ramp_done && q->issued >= q->limit) &&
@@ -1018,13 +1018,17 @@ static bool bl_queue_poll(struct bl_queue *q)
 
 /*
  * verify: the queue's workload is done (runtime or limit): its time ends
- * here, as if it finished (end time, last sample), and the read-back pass
- * begins. Writes refused at a runtime stop are dropped: their units are
- * unknown. Nothing of the pass goes into the queue's statistics.
+ * here, as if it finished (end time, last sample), and it waits for the
+ * job's other queues: the read-back pass begins once every queue's
+ * workload is done (the last one kicks the others), so it reads what they
+ * all wrote and loads nobody's measurement. Writes refused at a runtime
+ * stop are dropped: their units are unknown. Nothing of the pass goes into
+ * the queue's statistics.
  */
 static void bl_vpass_start(struct bl_queue *q, u64 now)
 {
 	struct bl_job *job = q->job;
+	unsigned int i;
 
 	while (q->nr_retry) {
 		struct bl_slot *slot = q->retry[--q->nr_retry];
@@ -1041,12 +1045,15 @@ static void bl_vpass_start(struct bl_queue *q, u64 now)
 		bl_queue_sample(q, now, true);
 	/* Pairs with bl_nl_put_stats(): the running job's elapsed ends here. */
 	smp_store_release(&q->work_done, true);
-	q->vpass = true;
+	q->vwait = true;
 	q->vcur = q->index;
 	q->stopping = false;
 	q->end = 0;
 	q->hold_until = 0;
 	q->thinking = false;
+	if (atomic_dec_and_test(&job->vpending))
+		for (i = 0; i < job->nr_queues; i++)
+			bl_worker_kick(job->queues[i]->worker);
 }
 
 /*
@@ -1068,7 +1075,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	bool busy = false, limit;
 
 	/* Since the last turn (none yet: 0) the worker saw q->inflight IOs outstanding. */
-	if (q->ramp_done && !q->vpass && q->depth_t && now > q->depth_t) {
+	if (q->ramp_done && !q->vwait && q->depth_t && now > q->depth_t) {
 		u64_stats_update_begin(&q->sync);
 		q->depth_ns[bl_depth_idx(q->inflight)] += now - q->depth_t;
 		u64_stats_update_end(&q->sync);
@@ -1088,7 +1095,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		/* The reset and count_start_ns before ramp_done, for job-get readers. */
 		smp_store_release(&q->ramp_done, true);
 	}
-	if (q->ring && q->ramp_done && !q->vpass && now >= q->sample_next)
+	if (q->ring && q->ramp_done && !q->vwait && now >= q->sample_next)
 		bl_queue_take_samples(q, now);
 	if (!q->stopping) {
 		if (offline) {
@@ -1118,24 +1125,37 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	 * verify: a queue of a job that writes, done with its workload on its
 	 * own (runtime or limit, not a stop), reads its written units back.
 	 */
-	if (!q->vpass && job->vmap && !job->p.verify_no_readback && !q->inflight &&
+	if (!q->vwait && job->vmap && !job->p.verify_no_readback && !q->inflight &&
 	    !offline && !READ_ONCE(job->stop) &&
 	    (limit || (q->stopping && q->reason == BLKLOAD_REASON_RUNTIME))) {
 		bl_vpass_start(q, now);
 		limit = false;
 		busy = true;
 	}
-	if (!q->stopping && !limit && (q->nr_free || q->nr_retry)) {
+	/* The pass waits until every queue's workload is done (a kick then). */
+	if (q->vwait && !q->vpass && !q->stopping && !atomic_read(&job->vpending))
+		q->vpass = true;
+	if (q->vwait && !q->vpass) {
+		if (q->stopping && !q->inflight)
+			limit = true;	/* stopped while waiting: finish below */
+		else
+			limit = false;
+	}
+	if (!q->stopping && !limit && (q->vpass || !q->vwait) && (q->nr_free || q->nr_retry)) {
 		/* A rate-limited queue may have nothing due: then it waits. */
 		busy |= bl_queue_submit(q, now, &q->worker->offline);
-		/* A read-back pass that used up its look-ahead comes back at once. */
-		busy |= q->vmore;
+		/*
+		 * A read-back pass that used up its look-ahead, or reached its
+		 * end with nothing in flight (it finishes at the next turn),
+		 * comes back at once; else a completion wakes the worker.
+		 */
+		busy |= q->vmore || (q->vdone && !q->inflight);
 	} else if ((q->stopping || limit) && !q->inflight) {
-		if (!q->stopping && !q->vpass)
+		if (!q->stopping && !q->vwait)
 			q->reason = BLKLOAD_REASON_LIMIT;
 		list_del_init(&q->node);
 		/* The read-back pass is not in the queue's time: it ended before. */
-		if (q->vpass)
+		if (q->vwait)
 			q->end_ns = q->work_end_ns;
 		else
 			q->end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
@@ -1144,7 +1164,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		 * time it was reaped (as every sample); none when that was this
 		 * very turn (or the read-back pass took it when it began).
 		 */
-		if (q->ring && q->ramp_done && !q->vpass && now > q->sample_last)
+		if (q->ring && q->ramp_done && !q->vwait && now > q->sample_last)
 			bl_queue_sample(q, now, true);
 		*clk = local_clock();
 		q->turns += *clk - t0;

@@ -859,6 +859,7 @@ int bl_job_start(struct bl_job **jobs, unsigned int n, struct netlink_ext_ack *e
 		INIT_WORK(&job->done_work, bl_job_done_work);
 		job->start_ns = now;
 		atomic_set(&job->running, job->nr_queues);
+		atomic_set(&job->vpending, job->nr_queues);
 		/* start_ns before the state, for job-get readers (bl_nl_put_stats()). */
 		smp_wmb();
 		WRITE_ONCE(job->state, BLKLOAD_STATE_RUNNING);

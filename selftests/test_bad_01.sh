@@ -27,7 +27,7 @@ cases=(
 	"memory over budget|this job would pin 4.00 GiB of data pages|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"
 	"runtime over 365 days|--runtime 31539600000000000 ns: integer out of range (allowed 0..31536000000000000 ns)|--dev /dev/nullb0 --runtime 8761h"
 	"ramp_time over 365 days|--ramp_time 31539600000000000 ns: integer out of range (allowed 0..31536000000000000 ns)|--dev /dev/nullb0 --ramp_time 8761h"
-	"continue_on_error verify|no verify yet|--dev /dev/nullb0 --continue_on_error verify"
+	"continue_on_error verify|verify failures never stop a job|--dev /dev/nullb0 --continue_on_error verify"
 )
 
 ktap_print_header

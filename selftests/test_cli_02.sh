@@ -47,14 +47,14 @@ bl_check "options after job ids: stats ID --per_cpu, stop ID --drain-timeout 5s"
 
 refusals() {
 	local out
-	out=$(blkload run --dev /dev/nullb0 --verify=crc32c 2>&1) && return 1
-	test "$(wc -l <<<"$out")" = 1 && grep -q -- "--verify is a fio option blkload does not support" <<<"$out" || return 1
+	out=$(blkload run --dev /dev/nullb0 --rate=5m 2>&1) && return 1
+	test "$(wc -l <<<"$out")" = 1 && grep -q -- "--rate is a fio option blkload does not support" <<<"$out" || return 1
 	out=$(blkload run --dev /dev/nullb0 --direct=0 2>&1) && return 1
 	grep -q "never goes through the page cache" <<<"$out" || return 1
 	out=$(blkload run --dev /dev/nullb0 --bogus 2>&1) && return 1
 	test "$(wc -l <<<"$out")" = 2
 }
-bl_check "refusals in one line: --verify, --direct=0, an unknown option (no usage dump)" refusals
+bl_check "refusals in one line: --rate, --direct=0, an unknown option (no usage dump)" refusals
 bl_check "nothing left of blkload" bl_clean
 bl_unload
 bl_mark end

@@ -142,10 +142,10 @@ bl_check "a job-file run (three jobs, two waves) under valgrind: clean" vg_run
 
 refusals() {
 	local out
-	printf '[global]\nfilename=/dev/nullb0\n[a]\nrw=read\nverify=crc32c\n' >"$tmp/bad.fio"
+	printf '[global]\nfilename=/dev/nullb0\n[a]\nrw=read\nrate=5m\n' >"$tmp/bad.fio"
 	out=$(blkload run "$tmp/bad.fio" 2>&1)
 	(($? == 2)) && echo "# $out" &&
-		grep -q "bad.fio:5: 'verify' is a fio option blkload does not have" <<<"$out" || return 1
+		grep -q "bad.fio:5: 'rate' is a fio option blkload does not have" <<<"$out" || return 1
 	out=$(BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload run "$tmp/two.fio" 2>&1)
 	(($? == 2)) && echo "# $out" && grep -q "ioengine=kernel" <<<"$out" || return 1
 	out=$(BL_DEV_A=/dev/nullb0 blkload run --ioengine=kernel "$tmp/two.fio" 2>&1)

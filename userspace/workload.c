@@ -1107,23 +1107,24 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	return 0;
 }
 
-/* Whether writes carry data from the job's pool (fill.h). */
-bool workload_fills(const struct workload *w)
+/* Whether the workload writes (not only reads and trims): bl_has_writes() in the module. */
+bool workload_writes(const struct workload *w)
 {
-	bool writes_data;
-
 	switch (w->rw) {
 	case BLKLOAD_RW_WRITE:
 	case BLKLOAD_RW_RANDWRITE:
-		writes_data = w->rwmixtrim < 100;
-		break;
+		return w->rwmixtrim < 100;
 	case BLKLOAD_RW_RW:
 	case BLKLOAD_RW_RANDRW:
-		writes_data = w->rwmixtrim < 100 && w->rwmixread < 100;
-		break;
+		return w->rwmixtrim < 100 && w->rwmixread < 100;
 	default:
-		writes_data = false;
+		return false;
 	}
+}
+
+/* Whether writes carry data from the job's pool (fill.h). */
+bool workload_fills(const struct workload *w)
+{
 	/* As bl_job_fills() in the module decides. */
-	return writes_data && !(w->req & BLKLOAD_REQ_WRITE_ZEROES) && !w->zero_buffers;
+	return workload_writes(w) && !(w->req & BLKLOAD_REQ_WRITE_ZEROES) && !w->zero_buffers;
 }

@@ -35,6 +35,7 @@ enum {
 
 struct workload;
 bool workload_fills(const struct workload *w);
+bool workload_writes(const struct workload *w);
 
 struct workload {
 	char **devs;

@@ -10,7 +10,7 @@
  *    0  u64 magic     BLKLOAD_SECTOR_MAGIC (stamp.h: the sector stamp)
  *    8  u64 offset    the unit's byte offset on the device (likewise)
  *   16  u64 seed      the writing job's randseed
- *   24  u32 gen       the unit's write generation in that job (1..65534)
+ *   24  u32 gen       the unit's write generation in that job (1..131071)
  *   28  u32 len       bs
  *   32  u32 crc       CRC-32C of the whole unit with this field zero
  *   36  u32 vmagic    BL_VERIFY_MAGIC

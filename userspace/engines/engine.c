@@ -147,11 +147,15 @@ static void verify_prep(const struct workload *w, struct eng_job *job, struct en
 static void verify_fail(struct eng_queue *q, uint64_t off, int what, uint64_t want, uint64_t got)
 {
 	struct eng_job *job = q->job;
-	unsigned int i = __atomic_fetch_add(&job->nvrep, 1, __ATOMIC_RELAXED);
+	unsigned int i, max = sizeof(job->vrep) / sizeof(job->vrep[0]);
 
 	q->verrors++;
 	job_error(job, -EILSEQ);
-	if (i < sizeof(job->vrep) / sizeof(job->vrep[0])) {
+	/* Every unit may fail: the index only while reports are kept (no wrap). */
+	if (__atomic_load_n(&job->nvrep, __ATOMIC_RELAXED) >= max)
+		return;
+	i = __atomic_fetch_add(&job->nvrep, 1, __ATOMIC_RELAXED);
+	if (i < max) {
 		job->vrep[i].off = off;
 		job->vrep[i].what = (uint32_t)what;
 		job->vrep[i].want = want;
@@ -542,9 +546,15 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q)
 				q->issued++;
 			q->inflight++;
 		}
-		/* What did not go goes back; the generator has moved on (a rare error). */
-		for (i = (unsigned int)sent; i < b; i++)
+		/*
+		 * What did not go goes back; the generator has moved on (a rare
+		 * error). verify: its writes' units were marked: now unknown.
+		 */
+		for (i = (unsigned int)sent; i < b; i++) {
+			if (w->verify)
+				verify_reap(w, q, slots[i], false);
 			q->free[q->nr_free++] = slots[i];
+		}
 		any |= sent > 0;
 		if ((unsigned int)sent < b)
 			break;
@@ -964,7 +974,7 @@ static bool engine_refuses(const struct engine_ops *ops, const struct workload *
 		fprintf(stderr, "blkload: --verify: at most 16382 IOs in flight (iodepth x CPUs)\n");
 		return true;
 	}
-	if (w->verify && !w->no_readback && (workload_fills(w) || w->rwmixtrim || trim_only(w->rw))) {
+	if (w->verify && !w->no_readback && (workload_writes(w) || w->rwmixtrim || trim_only(w->rw))) {
 		fprintf(stderr, "blkload: --engine %s has no read-back pass (the module has): add --do_verify=0, or read the region back with a --verify read run\n",
 			ops->name);
 		return true;
@@ -1050,8 +1060,14 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 			bl_fill_pool(job->pool, 0, (uint32_t)psize, w->randseed, w->buf_compress);
 		}
 		/* verify: the map of a job that writes or trims, as the module's. */
-		if (w->verify && (workload_fills(w) || w->rwmixtrim || trim_only(w->rw))) {
+		if (w->verify && (workload_writes(w) || w->rwmixtrim || trim_only(w->rw))) {
 			job->vunits = size / w->bs;
+			/* The module's bound (bl_job_create()). */
+			if (job->vunits > INT32_MAX / sizeof(uint32_t)) {
+				fprintf(stderr, "blkload: %s: verify: over 2^29 units in the region; a smaller --size or a larger --bs\n",
+					job->path);
+				goto out;
+			}
 			job->vmap = xcalloc(job->vunits, sizeof(uint32_t));
 		}
 		if (w->verify && getentropy(&job->nonce, sizeof(job->nonce)))

@@ -113,7 +113,7 @@ TEST(errors_name_the_line)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "[a]\nrw=read\nverify=crc32c\n", ":3: 'verify' is a fio option blkload does not have" },
+		{ "[a]\nrw=read\nrate=5m\n", ":3: 'rate' is a fio option blkload does not have" },
 		{ "[a]\nbogus=1\n", ":2: 'bogus' is not an option fio or blkload knows" },
 		{ "rw=read\n[a]\n", ":1: an option before any [section]" },
 		{ "[a]\nfilename=${BL_TEST_UNSET_VAR}\n", ":2: ${BL_TEST_UNSET_VAR} is not set" },

@@ -229,7 +229,7 @@ TEST(bssplit)
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
-		{ "--direct=0", NULL }, { "--verify=crc32c", NULL }, { "--cpus_allowed=0-1", NULL },
+		{ "--direct=0", NULL }, { "--verify=md5", NULL }, { "--cpus_allowed=0-1", NULL },
 		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
 		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
 		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate=5m", NULL },
