@@ -1132,9 +1132,14 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		limit = false;
 		busy = true;
 	}
-	/* The pass waits until every queue's workload is done (a kick then). */
-	if (q->vwait && !q->vpass && !q->stopping && !atomic_read(&job->vpending))
+	/*
+	 * The pass waits until every queue's workload is done (a kick then);
+	 * it begins with nothing issued, its limit is its scan's end.
+	 */
+	if (q->vwait && !q->vpass && !q->stopping && !atomic_read(&job->vpending)) {
 		q->vpass = true;
+		limit = false;
+	}
 	if (q->vwait && !q->vpass) {
 		if (q->stopping && !q->inflight)
 			limit = true;	/* stopped while waiting: finish below */
@@ -1185,7 +1190,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 /* Whether a pass over @q has anything to do; the worker checks before sleeping. */
 bool bl_queue_pending(struct bl_queue *q)
 {
-	return !llist_empty(&q->done) || (!q->stopping && READ_ONCE(q->job->stop));
+	return !llist_empty(&q->done) || (!q->stopping && READ_ONCE(q->job->stop)) ||
+	       (q->vwait && !q->vpass && !atomic_read(&q->job->vpending));
 }
 
 /*
