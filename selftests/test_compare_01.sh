@@ -26,9 +26,12 @@ bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=20000
 # The checks every result must pass: $1 results dir, $2 number of targets,
 # $3 expected paths (comma-separated), $4 baseline, $5 repeat.
 check_result() {
-	python3 - "$@" <<'EOF'
+	BL_SCALE=$BL_SCALE python3 - "$@" <<'EOF'
 import csv, json, os, sys, xml.etree.ElementTree as ET
 d, ntargets, paths, base, rep = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(','), sys.argv[4], int(sys.argv[5])
+# Per-target means add up to the path's within 1%; 3% on the debug lane,
+# where Ceph writes run at ~60 IOPS and one IO is over 1% of a target's run.
+tol = 0.01 if os.environ.get('BL_SCALE', '1') == '1' else 0.03
 r = json.load(open(os.path.join(d, 'results.json')))
 def fail(msg):
     print('# ' + msg)
@@ -52,7 +55,7 @@ for c in r['cells']:
             fail('%s %s: cpu %r' % (c['rw'], p, e['machine_cpu_s']))
         t = e['per_target']
         if len(t) != ntargets or min(x['iops_mean'] for x in t) <= 0 or \
-           abs(sum(x['iops_mean'] for x in t) - e['iops_mean']) > 0.01 * e['iops_mean']:
+           abs(sum(x['iops_mean'] for x in t) - e['iops_mean']) > tol * e['iops_mean']:
             fail('%s %s: per target %r' % (c['rw'], p, t))
         if p != base and not (e['ratio'] > 0 and 0 <= e['welch_p'] <= 1 and 'significant' in e):
             fail('%s %s: no ratio/test' % (c['rw'], p))
