@@ -403,9 +403,12 @@ static void bl_write_data(struct bl_job *job, struct bl_slot *slot)
 	const u8 *src;
 
 	if (!job->pool) {
+		/* Only what this write sends: a read may have filled it. */
 		if (job->p.rw == BLKLOAD_RW_RW || job->p.rw == BLKLOAD_RW_RANDRW)
-			for (i = 0; i < slot->nr_pages; i++)
-				memzero_page(slot->bvecs[i].bv_page, 0, PAGE_SIZE);
+			for (i = 0; i < slot->nr_pages && left; i++, left -= s) {
+				s = min_t(unsigned int, left, PAGE_SIZE);
+				memzero_page(slot->bvecs[i].bv_page, 0, s);
+			}
 		return;
 	}
 	src = job->pool + (dedupe ? 0 : bl_fill_pos(job->p.randseed, off));

@@ -5,7 +5,7 @@
  * the per-unit generation map that tells which write a read must find.
  *
  * A unit is bs bytes (the smallest IO; every IO is whole units). With
- * verify, the first 40 bytes of each unit written are, little endian:
+ * verify, the first 48 bytes of each unit written are, little endian:
  *
  *    0  u64 magic     BLKLOAD_SECTOR_MAGIC (stamp.h: the sector stamp)
  *    8  u64 offset    the unit's byte offset on the device (likewise)
@@ -56,7 +56,6 @@
 #endif
 
 #define BL_VERIFY_MAGIC		0x66564c42U	/* "BLVf" */
-#define BL_VERIFY_HDR		48U
 #define BL_VERIFY_CRC_AT	32U
 
 #define BL_VMAP_WRITERS		0x3fffU
