@@ -19,6 +19,14 @@ if ! declare -F ktap_print_header >/dev/null; then
 	exit 1
 fi
 
+# Each test's duration, before its totals: the lanes' time budget is read from
+# these lines in the guest's output ("# test_x.sh took N s").
+eval "$(declare -f ktap_finished | sed '1s/^ktap_finished/bl_ktap_finished_orig/')"
+ktap_finished() {
+	echo "# $(basename "$0") took ${SECONDS} s"
+	bl_ktap_finished_orig
+}
+
 BLKLOAD_TOP=${BLKLOAD_TOP:-$(cd "$BL_DIR/../../.." 2>/dev/null && pwd)}
 BL_SKIP=4
 
