@@ -177,6 +177,11 @@ struct bl_queue {
 	bool nowait;		/* submit with REQ_NOWAIT */
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
+	/*
+	 * While the worker ends a batch its poll found done: the time the
+	 * poll returned, every bio of the batch's completion time (0: none).
+	 */
+	u64 poll_done_ns;
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
 	/*
 	 * Rate limit: this queue's share of the job's IOPS, the time the next

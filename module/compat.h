@@ -184,15 +184,19 @@ static inline void bl_bio_no_cookie(struct bio *bio)
 
 /*
  * Polls for @bio's hardware queue; what it completes is ended as one batch
- * (tags and accounting together), as io_uring's polling does.
+ * (tags and accounting together), as io_uring's polling does. *@done_ns is
+ * the time the poll found them done while the batch is being ended.
  */
-static inline int bl_bio_poll(struct bio *bio)
+static inline int bl_bio_poll(struct bio *bio, u64 *done_ns)
 {
 	DEFINE_IO_COMP_BATCH(iob);
 	int ret = bio_poll(bio, &iob, 0);
 
-	if (iob.complete)
+	if (iob.complete) {
+		*done_ns = ktime_get_ns();
 		iob.complete(&iob);
+		*done_ns = 0;
+	}
 	return ret;
 }
 #else
@@ -201,7 +205,7 @@ static inline void bl_bio_no_cookie(struct bio *bio)
 {
 }
 
-static inline int bl_bio_poll(struct bio *bio)
+static inline int bl_bio_poll(struct bio *bio, u64 *done_ns)
 {
 	return 0;
 }

@@ -57,8 +57,13 @@ static void bl_end_io(struct bio *bio)
 	struct bl_queue *q = slot->q;
 	struct task_struct *task = q->worker->task;
 
+	/*
+	 * A batch a poll found done (ended in the worker's own context) was
+	 * complete when the poll returned: one clock read for all of it.
+	 */
 	if (!q->job->p.no_lat)
-		slot->done_ns = ktime_get_ns();
+		slot->done_ns = task == current && in_task() && q->poll_done_ns ?
+				q->poll_done_ns : ktime_get_ns();
 	slot->status = bio->bi_status;
 	/*
 	 * Once the slot is on the list the queue may drain, finish and be
@@ -70,8 +75,13 @@ static void bl_end_io(struct bio *bio)
 	 * context; the worker reaps them in the same pass). An interrupt that
 	 * lands on the worker must still wake it: it may be about to sleep.
 	 */
+	if (task == current && in_task()) {
+		/* The worker itself: nothing to wake, its task cannot go away. */
+		llist_add(&slot->node, &q->done);
+		return;
+	}
 	rcu_read_lock();
-	if (llist_add(&slot->node, &q->done) && (task != current || !in_task()))
+	if (llist_add(&slot->node, &q->done))
 		wake_up_process(task);
 	rcu_read_unlock();
 }
@@ -620,8 +630,13 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 	}
 	if (job->p.verify && !again)
 		bl_verify_prep(job, slot);
+	/*
+	 * Polled: each bio its own request, reaped by its own poll; the merge
+	 * attempt (the software queue's lock, for a random IO that never
+	 * merges) is skipped, as a block driver's polled IO would.
+	 */
 	if (data && q->polled)
-		opf |= BL_REQ_POLLED;
+		opf |= BL_REQ_POLLED | REQ_NOMERGE;
 	/*
 	 * Blocking: after a refusal with nothing in flight, or too many
 	 * refusals; trims and write-zeroes may be split, which REQ_NOWAIT
@@ -796,6 +811,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	unsigned int n = q->nr_free + q->nr_retry, batch = job->p.batch, i;
 	bool no_lat = job->p.no_lat;
 	struct blk_plug plug;
+	u64 t = 0;	/* the last clock read of this pass */
 
 	if (q->ramp_done && !q->vpass)
 		n = min_t(u64, n, q->limit - q->issued);
@@ -864,9 +880,15 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				q->issued++;
 			WRITE_ONCE(q->inflight, q->inflight + 1);
 			slot->busy = true;
-			/* From its first attempt: a refused bio's wait is in its latency. */
+			/*
+			 * From its first attempt: a refused bio's wait is in its
+			 * latency. A read or trim is timed from before it was
+			 * prepared (the clock read after the bio before it, when
+			 * there was one: a bio_reset() later, one read fewer); a
+			 * write from after its data was copied, as fio's.
+			 */
 			if (!no_lat && !again)
-				slot->submit_ns = ktime_get_ns();
+				slot->submit_ns = t && slot->op != BL_WRITE ? t : ktime_get_ns();
 			submit_bio(&slot->bio);
 			/*
 			 * Ours until reaped by this worker, completed or not. A
@@ -879,6 +901,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				plugged = slot;
 			} else {
 				slot->sent_ns = ktime_get_ns();
+				t = slot->sent_ns;
 			}
 		}
 		if (plugging) {
@@ -886,6 +909,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 
 			blk_finish_plug(&plug);
 			sent = no_lat ? 0 : ktime_get_ns();
+			t = sent;
 			for (; plugged; plugged = plugged->batch_next)
 				plugged->sent_ns = sent;
 		}
@@ -1012,7 +1036,7 @@ static bool bl_queue_poll(struct bl_queue *q)
 		if (++q->poll_pos == n)
 			q->poll_pos = 0;
 		if (slot->busy && (slot->bio.bi_opf & BL_REQ_POLLED)) {
-			bl_bio_poll(&slot->bio);
+			bl_bio_poll(&slot->bio, &q->poll_done_ns);
 			return true;
 		}
 	}
