@@ -336,7 +336,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 	uint32_t *ids;
 	struct job *jobs = NULL;
 	double t0, last_shown, prev_t, stop_t = 0;
-	uint64_t prev_ios = 0, prev_bytes = 0;
+	uint64_t prev_ios = 0, prev_bytes = 0, start_ms;
 	bool stopped = false;
 	struct series *ser;
 	size_t *shown = NULL;
@@ -362,6 +362,10 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 			}
 			ser[n].interval = smp ? ws[i]->sample_ns : 0;
 		}
+	/* --start-at: the first wave, everything made, starts at that moment. */
+	if (!r->waves && agg.start_at_ns && start_at_wait(agg.start_at_ns, &interrupted))
+		goto out_del;
+	start_ms = wall_ms();
 	if (jobs_start(nl, ids, n)) {
 		bl_nl_perror(nl, "start");
 		goto out_del;
@@ -440,6 +444,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 			}
 			out[i] = jobs[i];
 			out[i].ser = ser[i];
+			out[i].start_ms = start_ms;
 			ser[i] = (struct series){ 0 };
 			out[i].groupid = groupid[k];
 			out[i].opts = &ws[k]->opts;
@@ -486,6 +491,11 @@ static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
 			if (job_new(nl, &p->w[i], dev[n], &ids[n], &smp))
 				goto out_del;
 		}
+	if (p->w[0].start_at_ns) {
+		catch_signals();
+		if (start_at_wait(p->w[0].start_at_ns, &interrupted))
+			goto out_del;
+	}
 	if (jobs_start(nl, ids, n)) {
 		bl_nl_perror(nl, "start");
 		goto out_del;

@@ -534,8 +534,8 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 
 	ro.bins = w->bins;
 	if (ctx->json) {
+		char buf[64], host[256] = "";
 		struct timespec ts;
-		char buf[64];
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&ts.tv_sec));
@@ -546,6 +546,11 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_u64(o, "timestamp_ms", NULL,
 			(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, NULL);
 		out_str(o, "time", NULL, buf);
+		/* Which host: "blkload merge" names its rows by it. */
+		if (!gethostname(host, sizeof(host) - 1))
+			out_str(o, "hostname", NULL, host);
+		if (w->start_at_ns)
+			out_u64(o, "start_at_ms", NULL, (uint64_t)(w->start_at_ns / 1000000), NULL);
 		out_begin_object(o, "global options", NULL);
 		for (unsigned int i = 0; global && i < global->nr; i++)
 			out_str(o, global->key[i], NULL, global->val[i] ? global->val[i] : "");
