@@ -19,6 +19,8 @@ pkgs=(
 	ceph-mon ceph-osd ceph-common librbd-dev librados-dev liburing-dev fio
 	# tests and checks
 	valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
+	# many hosts: the recipes run in the guest (pdsh exec, Ansible local)
+	pdsh ansible-core
 	# blkload compare and diff: statistics, JSON, charts
 	libgsl-dev gnuplot-nox
 )

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pdsh-run.sh: one blkload workload on many hosts at once, merged.
+#
+#   pdsh-run.sh -w HOSTS [-R RCMD] [-d DELAY] [-o DIR] -- RUN-OPTIONS...
+#
+# On every host of HOSTS (pdsh's host list, e.g. client[01-16]) it loads the
+# module and runs "blkload -j --output-format=json+ run --start-at @T
+# RUN-OPTIONS", T being DELAY seconds (default 15) from now on this host's
+# clock: the hosts' clocks must be in sync (chrony, NTP) to well under a
+# second. Each host's report comes back on pdsh's output, one JSON line per
+# host, into DIR/HOST.json (DIR default: ./blkload-multihost-T); then
+# "blkload merge" sums them into DIR/merged.json and prints the table.
+# RCMD is pdsh's remote command module (default ssh; "exec" runs each
+# host's command here, with pdsh's %h, %n substituted: for tests).
+# RUN-OPTIONS are passed through the remote shell quoted as given; pdsh
+# substitutes %h (host) and %n (rank) in them, e.g. --dev /dev/rbd%n.
+# Exit status: 0, or 1 when a host failed or the merge did.
+set -euo pipefail
+
+usage() {
+	sed -n '5,20s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+hosts= rcmd=ssh delay=15 dir=
+while getopts "w:R:d:o:h" o; do
+	case $o in
+	w) hosts=$OPTARG ;;
+	R) rcmd=$OPTARG ;;
+	d) delay=$OPTARG ;;
+	o) dir=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ -n $hosts && $# -gt 0 ]] || usage
+[[ $delay =~ ^[0-9]+$ ]] || { echo "pdsh-run: -d takes whole seconds" >&2; exit 2; }
+command -v pdsh >/dev/null || { echo "pdsh-run: pdsh is not installed (apt install pdsh)" >&2; exit 1; }
+command -v blkload >/dev/null || { echo "pdsh-run: blkload is not on PATH here (the merge runs here)" >&2; exit 1; }
+
+at=$(($(date +%s) + delay))
+dir=${dir:-./blkload-multihost-$at}
+mkdir -p "$dir"
+remote="modprobe blkload && exec blkload -j --output-format=json+ run --start-at @$at"
+for a in "$@"; do
+	remote+=" $(printf '%q' "$a")"
+done
+echo "pdsh-run: every host starts at $(date -d "@$at" '+%F %T %Z'); reports in $dir" >&2
+
+rc=0
+if [[ $rcmd == exec ]]; then
+	pdsh -S -R exec -w "$hosts" sh -c "$remote" >"$dir/pdsh.out" 2>"$dir/pdsh.err" || rc=1
+else
+	pdsh -S -R "$rcmd" -w "$hosts" "$remote" >"$dir/pdsh.out" 2>"$dir/pdsh.err" || rc=1
+fi
+# "host: {...}": each host's report is one line (compact JSON).
+python3 - "$dir" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+for line in open(os.path.join(d, "pdsh.out")):
+    host, sep, rest = line.partition(": ")
+    if not sep or not rest.startswith("{"):
+        continue
+    try:
+        json.loads(rest)
+    except ValueError:
+        print("pdsh-run: %s: its report is not JSON" % host, file=sys.stderr)
+        continue
+    with open(os.path.join(d, host + ".json"), "w") as f:
+        f.write(rest)
+PY
+sed 's/^/pdsh-run: /' "$dir/pdsh.err" >&2
+shopt -s nullglob
+reports=()
+for f in "$dir"/*.json; do
+	[[ $(basename "$f") == merged.json ]] || reports+=("$f")
+done
+if ((${#reports[@]} == 0)); then
+	echo "pdsh-run: no host returned a report" >&2
+	exit 1
+fi
+blkload merge -o "$dir/merged.json" "${reports[@]}" || rc=1
+exit $rc
