@@ -5,7 +5,10 @@
 #   make                 module + CLI
 #   make module          blkload.ko against KDIR (W=1 C=1 are passed to Kbuild)
 #   make userspace       the blkload CLI
-#   make install         module into /lib/modules/$(KVER)/extra (+ depmod), CLI into $(SBINDIR)
+#   make install         module into /lib/modules/$(KVER)/extra (+ depmod), CLI into
+#                        $(SBINDIR), blkload(8) and the bash completion
+#   make uninstall       removes what install put there
+#   make man             blkload(8) from the CLI's own help (build/man/blkload.8)
 #   make deps            install every Debian package build, tests and demo need
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
 #   make check-debug     the guest selftests on a KASAN/lockdep/kmemleak 6.12 kernel
@@ -20,6 +23,8 @@ KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword $(sort 
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 DESTDIR ?=
 SBINDIR ?= /usr/local/sbin
+MANDIR ?= /usr/local/share/man
+COMPDIR ?= /usr/share/bash-completion/completions
 BUILD ?= $(CURDIR)/build
 
 SPEC := Documentation/netlink/specs/blkload.yaml
@@ -28,7 +33,7 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 
 export KDIR KVER BUILD
 
-.PHONY: all module userspace clean install deps check generate check-generated \
+.PHONY: all module userspace clean install uninstall man deps check generate check-generated \
 	checkpatch sparse unit selftests vm kcompat bench check-debug demo
 
 all: module userspace
@@ -56,10 +61,22 @@ generate:
 check-generated:
 	python3 scripts/nlgen.py check $(SPEC) $(GEN)
 
-install: all
+man: userspace
+	@mkdir -p $(BUILD)/man
+	python3 scripts/gen-man.py userspace/blkload $(BUILD)/man/blkload.8
+
+install: all man
 	install -D -m 0644 module/blkload.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
 	install -D -m 0755 userspace/blkload $(DESTDIR)$(SBINDIR)/blkload
+	install -D -m 0644 $(BUILD)/man/blkload.8 $(DESTDIR)$(MANDIR)/man8/blkload.8
+	userspace/blkload completion >$(BUILD)/blkload.bash
+	install -D -m 0644 $(BUILD)/blkload.bash $(DESTDIR)$(COMPDIR)/blkload
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko $(DESTDIR)$(SBINDIR)/blkload \
+		$(DESTDIR)$(MANDIR)/man8/blkload.8 $(DESTDIR)$(COMPDIR)/blkload
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
 
 clean:
 	-[ -f "$(KDIR)/Makefile" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -155,6 +155,8 @@ step "check driver: the guest verdict fails on a bad exit, a missing test, no te
 	python3 scripts/tests/test_guest_verdict.py
 step "bash completion from the option tables: run --r<TAB>, --rw values, help = completion" \
 	scripts/tests/test_completion.sh
+step "blkload(8) from the CLI: renders clean, names every command and option" \
+	scripts/tests/test_man.sh
 step "blkload plot: four SVGs with their lines; no chart from a report without IO" \
 	scripts/tests/test_plot.sh
 }
