@@ -97,6 +97,8 @@ echo "TAP version 13"
 # --- host ---------------------------------------------------------------
 host() {
 step "netlink spec: generated uapi header and policy up to date" make -s check-generated
+step "netlink spec: valid against the kernel's YNL schema (genetlink-legacy)" \
+	/usr/bin/python3 scripts/tests/test_spec.py
 step "module builds with W=1, no warnings" scripts/lint.sh w1
 step "sparse (C=2) clean" scripts/lint.sh sparse
 step "checkpatch --strict clean" scripts/lint.sh checkpatch

@@ -21,6 +21,8 @@ pkgs=(
 	valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
 	# many hosts: the recipes run in the guest (pdsh exec, Ansible local)
 	pdsh ansible-core
+	# the YNL client of the kernel (cli.py) and its spec schema check
+	python3-jsonschema
 	# blkload compare and diff: statistics, JSON, charts
 	libgsl-dev gnuplot-nox
 )
