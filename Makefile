@@ -15,6 +15,7 @@
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
 #   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
+#   make matrix          the module, W=1, against 6.1, 6.1-rt and 6.12 (scripts/build-matrix.sh)
 #
 # Kbuild reads the file named Kbuild, so this Makefile is only the user's entry point.
 
@@ -34,7 +35,7 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 export KDIR KVER BUILD
 
 .PHONY: all module userspace clean install uninstall man deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench check-debug demo
+	checkpatch sparse unit selftests vm kcompat bench check-debug demo matrix
 
 all: module userspace
 
@@ -114,3 +115,6 @@ check:
 
 check-debug:
 	@scripts/check-debug.sh
+
+matrix:
+	scripts/build-matrix.sh

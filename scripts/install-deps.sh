@@ -9,6 +9,8 @@ pkgs=(
 	# build: compiler, kbuild, a kernel image and its matching headers
 	build-essential bc bison flex libelf-dev kmod cpio xz-utils rsync pkg-config
 	linux-image-amd64 linux-headers-amd64
+	# the build matrix: the same release's rt flavour (scripts/build-matrix.sh)
+	linux-headers-rt-amd64
 	# the kernel's kselftest framework, checkpatch and kernel-doc
 	linux-source-6.12 sparse perl python3 python3-yaml
 	# the CLI
