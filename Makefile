@@ -9,6 +9,9 @@
 #                        $(SBINDIR), blkload(8) and the bash completion
 #   make uninstall       removes what install put there
 #   make man             blkload(8) from the CLI's own help (build/man/blkload.8)
+#   make deb             Debian packages blkload and blkload-dkms (build/deb/)
+#   make dkms-install    the module's source into /usr/src/blkload-VERSION, built
+#                        and installed by DKMS for $(KVER); make dkms-uninstall
 #   make deps            install every Debian package build, tests and demo need
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
 #   make check-debug     the guest selftests on a KASAN/lockdep/kmemleak 6.12 kernel
@@ -19,9 +22,15 @@
 #
 # Kbuild reads the file named Kbuild, so this Makefile is only the user's entry point.
 
-# Default kernel tree: the running kernel's, else the newest one installed.
-KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword $(sort $(wildcard /lib/modules/*/build))))
-KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# Default kernel tree: the running kernel's, else the newest installed one
+# that has a kernel image too (the test guest boots it; headers alone, such
+# as the build matrix's rt ones, are not picked).
+KERNELS_WITH_IMAGE := $(foreach b,$(wildcard /lib/modules/*/build),$(if $(wildcard /boot/vmlinuz-$(patsubst /lib/modules/%/build,%,$(b))),$(b)))
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword $(sort $(KERNELS_WITH_IMAGE))))
+# The release modules of KDIR install under: the name of /lib/modules/X/build's
+# X (Debian's headers say "6.1.192" in kernel.release for 6.1.0-57-amd64), else
+# the tree's kernel.release.
+KVER ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR))),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
 DESTDIR ?=
 SBINDIR ?= /usr/local/sbin
 MANDIR ?= /usr/local/share/man
@@ -34,7 +43,8 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 
 export KDIR KVER BUILD
 
-.PHONY: all module userspace clean install uninstall man deps check generate check-generated \
+.PHONY: all module userspace clean clean-module install uninstall man deb dkms-install \
+	dkms-uninstall deps check generate check-generated \
 	checkpatch sparse unit selftests vm kcompat bench check-debug demo matrix
 
 all: module userspace
@@ -78,6 +88,25 @@ uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko $(DESTDIR)$(SBINDIR)/blkload \
 		$(DESTDIR)$(MANDIR)/man8/blkload.8 $(DESTDIR)$(COMPDIR)/blkload
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
+
+BL_VERSION = $(shell sed -n 's/^\#define BLKLOAD_VERSION[[:space:]]*"\(.*\)"/\1/p' include/blkload/version.h)
+
+deb:
+	scripts/packaging/make-deb.sh $(BUILD)/deb
+
+dkms-install:
+	rm -rf $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
+	scripts/packaging/stage-dkms.sh $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
+	dkms install -m blkload -v $(BL_VERSION) -k $(KVER)
+
+dkms-uninstall:
+	-dkms remove -m blkload -v $(BL_VERSION) --all
+	rm -rf $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
+
+# The module's build products only (DKMS's CLEAN).
+clean-module:
+	-[ -f "$(KDIR)/Makefile" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf .kcompat
 
 clean:
 	-[ -f "$(KDIR)/Makefile" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

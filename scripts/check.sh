@@ -159,6 +159,8 @@ step "bash completion from the option tables: run --r<TAB>, --rw values, help = 
 	scripts/tests/test_completion.sh
 step "blkload(8) from the CLI: renders clean, names every command and option" \
 	scripts/tests/test_man.sh
+step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_01 in the guest)" \
+	make -s deb
 step "blkload plot: four SVGs with their lines; no chart from a report without IO" \
 	scripts/tests/test_plot.sh
 }

@@ -25,6 +25,8 @@ pkgs=(
 	pdsh ansible-core
 	# the YNL client of the kernel (cli.py) and its spec schema check
 	python3-jsonschema
+	# packages: make deb, make dkms-install (tested in the guest)
+	debhelper dh-dkms dkms dpkg-dev rsync man-db groff-base bsdextrautils
 	# blkload compare and diff: statistics, JSON, charts
 	libgsl-dev gnuplot-nox
 )
