@@ -500,6 +500,12 @@ static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
 		bl_nl_perror(nl, "start");
 		goto out_del;
 	}
+	for (unsigned int i = 0; p->w[0].start_at_ns && i < n; i++) {
+		if (job_simple(nl, BLKLOAD_CMD_JOB_DETACH, ids[i])) {
+			bl_nl_perror(nl, "detach");
+			goto out_del;
+		}
+	}
 	{
 		struct out *o = out_new(stdout, ctx->json, ctx->pretty);
 

@@ -133,7 +133,11 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_flag(msg, BLKLOAD_A_ALLOW_WRITE);
 	if (w->force)
 		nla_put_flag(msg, BLKLOAD_A_FORCE);
-	if (w->detached)
+	/*
+	 * With --start-at, start owns its jobs until they started (a killed
+	 * wait leaves none behind), then detaches them.
+	 */
+	if (w->detached && !w->start_at_ns)
 		nla_put_flag(msg, BLKLOAD_A_DETACHED);
 	if (w->no_lat)
 		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
