@@ -477,15 +477,18 @@ static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
 	unsigned int total = 0, n = 0;
 	uint32_t *ids;
 	const char **dev;
+	bool *owned;	/* made owned (--start-at): detached once started */
 	int rc = 1;
 
 	for (unsigned int i = 0; i < p->nw; i++)
 		total += p->w[i].nr_devs;
 	ids = xcalloc(total, sizeof(*ids));
 	dev = xcalloc(total, sizeof(*dev));
+	owned = xcalloc(total, sizeof(*owned));
 	for (unsigned int i = 0; i < p->nw; i++)
 		for (unsigned int d = 0; d < p->w[i].nr_devs; d++, n++) {
 			dev[n] = p->w[i].devs[d];
+			owned[n] = p->w[i].start_at_ns;
 			bool smp;
 
 			if (job_new(nl, &p->w[i], dev[n], &ids[n], &smp))
@@ -500,8 +503,8 @@ static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
 		bl_nl_perror(nl, "start");
 		goto out_del;
 	}
-	for (unsigned int i = 0; p->w[0].start_at_ns && i < n; i++) {
-		if (job_simple(nl, BLKLOAD_CMD_JOB_DETACH, ids[i])) {
+	for (unsigned int i = 0; i < n; i++) {
+		if (owned[i] && job_simple(nl, BLKLOAD_CMD_JOB_DETACH, ids[i])) {
 			bl_nl_perror(nl, "detach");
 			goto out_del;
 		}
@@ -528,6 +531,7 @@ out_del:
 out:
 	free(ids);
 	free(dev);
+	free(owned);
 	return rc;
 }
 
