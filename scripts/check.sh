@@ -161,6 +161,8 @@ step "blkload(8) from the CLI: renders clean, names every command and option" \
 	scripts/tests/test_man.sh
 step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_01 in the guest)" \
 	make -s deb
+step "blkload merge on made-up reports: window rates, waves, startdelay, refusals" \
+	python3 scripts/tests/test_merge.py
 step "blkload plot: four SVGs with their lines; no chart from a report without IO" \
 	scripts/tests/test_plot.sh
 }

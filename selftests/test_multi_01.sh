@@ -105,7 +105,7 @@ bl_check "merge of a run split in two: IOs, bytes, bins, mean/stddev and percent
 
 # 3-4: two runs, one per device, started together by --start-at.
 together() {
-	local at=$(($(date +%s) + 3)) p0 p1 rc=0
+	local at=$(($(date +%s) + 5)) p0 p1 rc=0
 	run --dev /dev/nullb0 --runtime 2 --start-at "@$at" >"$tmp/a.json" 2>"$tmp/a.err" &
 	p0=$!
 	run --dev /dev/nullb1 --runtime 2 --start-at "@$at" >"$tmp/b.json" 2>"$tmp/b.err" &
@@ -244,7 +244,7 @@ bl_check "--ioengine io_uring --start-at: starts at the moment" engine
 # 10: compare on two "hosts" at once (--start-at: every run in its slot on
 # both), the results merged run by run.
 compares() {
-	local d at=$(($(date +%s) + 4)) pids=()
+	local d at=$(($(date +%s) + 6)) pids=()
 	for d in 0 1; do
 		blkload compare /dev/nullb$d --paths kernel,io_uring --rw randread --bs 4k \
 			--iodepth 2 --repeat 2 --runtime 1 --ramp_time 100ms --cpus $d \
@@ -292,7 +292,7 @@ bl_check "compare --start-at on two hosts: runs in their slots together; merged 
 # 11: the pdsh recipe, pdsh's exec module standing in for ssh.
 pdsh_recipe() {
 	have pdsh || return $BL_SKIP
-	(cd "$tmp" && "$multi/pdsh-run.sh" -R exec -w h0,h1 -d 3 -o "$tmp/pd" -- \
+	(cd "$tmp" && "$multi/pdsh-run.sh" -R exec -w h0,h1 -d 6 -o "$tmp/pd" -- \
 		--dev /dev/nullb%n --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus %n) \
 		>"$tmp/pd.out" 2>"$tmp/pd.err" || { sed 's/^/# /' "$tmp/pd.err"; return 1; }
 	grep -q "all hosts" "$tmp/pd.out" || return 1
@@ -323,12 +323,12 @@ EOF
 	(cd "$tmp" && LC_ALL=C.UTF-8 ANSIBLE_HOME=$tmp/ans ANSIBLE_LOCAL_TEMP=$tmp/ans/tmp \
 		ANSIBLE_REMOTE_TEMP=$tmp/ans/rtmp ANSIBLE_ASYNC_DIR=$tmp/ans/async \
 		ansible-playbook -i "$tmp/inv" "$multi/ansible/blkload-run.yml" \
-		-e blkload_delay=8 -e "blkload_out=$tmp/an" \
+		-e blkload_delay=15 -e "blkload_out=$tmp/an" \
 		-e ansible_python_interpreter=/usr/bin/python3) >"$tmp/an.out" 2>&1 ||
 		{ tail -30 "$tmp/an.out" | sed 's/^/# /'; return 1; }
-	python3 - "$tmp/an" "$slack" <<'PY'
+	python3 - "$(ls -d "$tmp"/an/*/)" "$slack" <<'PY'
 import json, sys
-d, slack = sys.argv[1], int(sys.argv[2])
+d, slack = sys.argv[1].rstrip("/"), int(sys.argv[2])
 h = [json.load(open("%s/h%d.json" % (d, i))) for i in (0, 1)]
 m = json.load(open(d + "/merged.json"))
 js = [r["jobs"][0]["job_start"] for r in h]

@@ -1197,6 +1197,8 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		fprintf(stderr, "blkload: compare: --slot is shorter than ramp_time + runtime\n");
 		goto out;
 	}
+	c.r.start_at_ms = (uint64_t)(c.start_at / 1000000);
+	c.r.slot_ms = c.slot / 1000000;
 	/* Hosts started together run the same order: seeded by the moment. */
 	if (!c.have_order_seed && c.start_at)
 		c.order_seed = (uint64_t)(c.start_at / 1000000000);

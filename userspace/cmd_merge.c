@@ -90,7 +90,6 @@ struct mlat {
 	uint64_t n, min, max;
 	double sum, ss;		/* sum and sum of squared deviations (n - 1 form) */
 	uint64_t *hist;
-	bool bins;		/* every host with samples had bins */
 };
 
 struct mop {
@@ -115,7 +114,6 @@ static void mlat_init(struct mlat *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->hist = xcalloc(BL_HIST_NR, sizeof(uint64_t));
-	l->bins = true;
 }
 
 /* Adds @lat (fio's {"min","max","mean","stddev","N","bins"}) to @m; -1 without bins. */
@@ -128,20 +126,16 @@ static int mlat_add(struct mlat *m, struct json_object *lat)
 
 	if (!n)
 		return 0;
-	if (!bins || !json_object_is_type(bins, json_type_object)) {
-		m->bins = false;
+	if (!bins || !json_object_is_type(bins, json_type_object))
 		return -1;
-	}
 	json_object_object_foreach(bins, key, val) {
 		uint64_t c = (uint64_t)json_object_get_int64(val);
 
 		m->hist[bl_hist_idx(strtoull(key, NULL, 10))] += c;
 		nb += c;
 	}
-	if (nb != n) {
-		m->bins = false;
+	if (nb != n)
 		return -1;
-	}
 	/* Chan et al.: the combined sum of squared deviations from both parts'. */
 	if (m->n) {
 		double d = mean - m->sum / (double)m->n;
@@ -197,7 +191,14 @@ static void mlat_out(struct out *o, const char *key, const struct mlat *m,
 	out_end_object(o);
 }
 
-/* The host's measured span from its jobs: job_start + ramp to that + elapsed. */
+/* When job @j's measured time begins, ms wall clock: start, startdelay, ramp. */
+static double job_measure_start(struct json_object *j)
+{
+	return (double)get_u(j, "job_start") +
+	       (double)(get_u(j, "startdelay_ns") + get_u(j, "ramp_time_ns")) / 1e6;
+}
+
+/* The host's measured span: from its first job's measured start to its last end. */
 static void host_span(struct mhost *h)
 {
 	struct json_object *jobs = get(h->root, "jobs");
@@ -212,7 +213,7 @@ static void host_span(struct mhost *h)
 			h->timed = false;
 			return;
 		}
-		s = js + (get_u(j, "ramp_time_ns") + 500000) / 1000000;
+		s = (uint64_t)(job_measure_start(j) + 0.5);
 		e = s + (get_u(j, "elapsed_ns") + 500000) / 1000000;
 		if (!i || s < h->start_ms)
 			h->start_ms = s;
@@ -223,48 +224,68 @@ static void host_span(struct mhost *h)
 	}
 }
 
+static double overlap(double a0, double a1, double b0, double b1)
+{
+	double lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
 /*
- * The host's rates over [@ws, @we] (ms): per job, the IOs of the samples
- * that lie inside it over the time they cover; the jobs' rates summed. A
- * job without such a sample counts with its own rate (windowed false).
+ * The host's rates over [@ws, @we] (ms): the IOs each of its jobs did inside
+ * the window, over the window's length. A sample counts with the share of
+ * it that lies inside (IOs spread evenly over a sample); a job whose
+ * samples do not cover at least 90% of its own time inside the window
+ * counts with its whole-run rate over that time instead (windowed false).
+ * Jobs that ran one after another (waves) each add what they did inside.
  */
 static void host_window(struct mhost *h, uint64_t ws, uint64_t we)
 {
 	struct json_object *jobs = get(h->root, "jobs");
+	double wlen = (double)(we - ws) / 1e3;
 
 	h->windowed = true;
 	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
 		struct json_object *j = json_object_array_get_idx(jobs, i);
 		struct json_object *smp = get(get(j, "time_series"), "samples");
-		double base = (double)get_u(j, "job_start") + (double)get_u(j, "ramp_time_ns") / 1e6;
-		double secs = 0, ios[M_NR] = { 0 }, bytes[M_NR] = { 0 };
+		double base = job_measure_start(j);
+		double jend = base + (double)get_u(j, "elapsed_ns") / 1e6;
+		double inside = overlap(base, jend, (double)ws, (double)we);	/* ms */
+		double covered = 0, ios[M_NR] = { 0 }, bytes[M_NR] = { 0 };
 
+		if (inside <= 0)
+			continue;
+		if (!json_object_is_type(smp, json_type_array))
+			smp = NULL;
 		for (size_t k = 0; smp && k < json_object_array_length(smp); k++) {
 			struct json_object *s = json_object_array_get_idx(smp, k);
 			double end = base + (double)get_u(s, "time_ns") / 1e6;
-			double len = get_d(s, "interval_s");
+			double len = get_d(s, "interval_s") * 1e3, part;
 
-			/* Within the window, to the millisecond job_start has. */
-			if (len <= 0 || end - len * 1e3 < (double)ws - 1 || end > (double)we + 1)
+			if (len <= 0)
 				continue;
-			secs += len;
+			part = overlap(end - len, end, (double)ws, (double)we) / len;
+			if (part <= 0)
+				continue;
+			covered += part * len;
 			for (int op = 0; op < M_NR; op++) {
-				ios[op] += get_d(get(s, m_ops[op]), "ios");
-				bytes[op] += get_d(get(s, m_ops[op]), "bytes");
+				ios[op] += part * get_d(get(s, m_ops[op]), "ios");
+				bytes[op] += part * get_d(get(s, m_ops[op]), "bytes");
 			}
 		}
 		for (int op = 0; op < M_NR; op++) {
 			struct json_object *o = get(j, m_ops[op]);
 
-			if (secs > 0) {
-				h->op[op].wiops += ios[op] / secs;
-				h->op[op].wbw += bytes[op] / secs;
+			if (covered >= 0.9 * inside) {
+				/* Scaled to the job's whole time inside, if a sample is missing. */
+				h->op[op].wiops += ios[op] * inside / covered / wlen;
+				h->op[op].wbw += bytes[op] * inside / covered / wlen;
 			} else {
-				h->op[op].wiops += get_d(o, "iops");
-				h->op[op].wbw += get_d(o, "bw_bytes");
+				h->op[op].wiops += get_d(o, "iops") * inside / 1e3 / wlen;
+				h->op[op].wbw += get_d(o, "bw_bytes") * inside / 1e3 / wlen;
 			}
 		}
-		if (secs <= 0)
+		if (covered < 0.9 * inside)
 			h->windowed = false;
 	}
 }
@@ -274,7 +295,8 @@ static int host_read(struct mhost *h, struct mop *sum)
 	struct json_object *all = get(h->root, "all_jobs"), *jobs = get(h->root, "jobs");
 	const char *host = json_object_get_string(get(h->root, "hostname"));
 
-	if (!all || !jobs || !json_object_is_type(jobs, json_type_array)) {
+	if (!all || !jobs || !json_object_is_type(jobs, json_type_array) ||
+	    !json_object_array_length(jobs)) {
 		fprintf(stderr, "blkload: merge: %s: not a 'blkload -j run' report (no jobs, all_jobs)\n",
 			h->file);
 		return -1;
@@ -365,7 +387,20 @@ static int merge_runs(struct ctx *ctx, struct mhost *h, unsigned int n, const ch
 		if (host_read(&h[i], sum))
 			goto out;
 		timed &= h[i].timed;
+		/* One report given twice would be counted twice. */
+		for (unsigned int k = 0; k < i; k++)
+			if (h[k].timed && h[i].timed && h[k].job_start == h[i].job_start &&
+			    !strcmp(h[k].name, h[i].name)) {
+				fprintf(stderr, "blkload: merge: %s and %s are the same run (host %s, job_start %" PRIu64 ")\n",
+					h[k].file, h[i].file, h[i].name, h[i].job_start);
+				goto out;
+			}
 	}
+	/* A host run with gtod_reduce has IOs but no latency: say whose latency it is. */
+	for (int op = 0; op < M_NR; op++)
+		if (sum[op].lat[M_LAT].n && sum[op].lat[M_LAT].n + sum[op].errors < sum[op].ios)
+			fprintf(stderr, "blkload: merge: %s latency is of %" PRIu64 " of %" PRIu64 " IOs: a host ran without per-IO times (gtod_reduce)\n",
+				m_ops[op], sum[op].lat[M_LAT].n, sum[op].ios);
 	if (timed) {
 		for (unsigned int i = 0; i < n; i++) {
 			ws = h[i].start_ms > ws ? h[i].start_ms : ws;
@@ -486,12 +521,23 @@ static int merge_compares(struct ctx *ctx, char **files, unsigned int n, const c
 			       r[i].cells[c].iodepth == r[0].cells[c].iodepth;
 		for (unsigned int p = 0; same && p < r[0].npaths; p++)
 			same = !strcmp(r[i].paths[p], r[0].paths[p]);
+		same = same && r[i].runtime_s == r[0].runtime_s && r[i].ramp_s == r[0].ramp_s &&
+		       r[i].randseed == r[0].randseed;
 		if (!same) {
-			fprintf(stderr, "blkload: merge: %s and %s are not the same matrix (cells, paths, repeat)\n",
+			fprintf(stderr, "blkload: merge: %s and %s are not the same matrix (cells, paths, repeat, runtime, ramp_time, randseed)\n",
+				files[0], files[i]);
+			goto out;
+		}
+		/* Summed rounds must have run at one time: the same slots. */
+		if (r[i].start_at_ms != r[0].start_at_ms || r[i].slot_ms != r[0].slot_ms ||
+		    r[i].order_seed != r[0].order_seed) {
+			fprintf(stderr, "blkload: merge: %s and %s did not run their rounds together (compare --start-at TIME, the same on every host)\n",
 				files[0], files[i]);
 			goto out;
 		}
 	}
+	if (!r[0].start_at_ms)
+		fprintf(stderr, "blkload: merge: the results have no --start-at: nothing says their rounds ran at one time\n");
 	m.version = xstrdup(r[0].version ? r[0].version : "");
 	m.started = xstrdup(r[0].started ? r[0].started : "");
 	m.host = xstrdup("merged");
@@ -501,6 +547,10 @@ static int merge_compares(struct ctx *ctx, char **files, unsigned int n, const c
 	m.repeat = r[0].repeat;
 	m.randseed = r[0].randseed;
 	m.order_seed = r[0].order_seed;
+	m.start_at_ms = r[0].start_at_ms;
+	m.slot_ms = r[0].slot_ms;
+	for (unsigned int i = 0; i < n; i++)
+		m.incomplete |= r[i].incomplete;
 	m.cpus = r[0].cpus ? xstrdup(r[0].cpus) : NULL;
 	m.baseline = r[0].baseline;
 	m.ncells = r[0].ncells;
@@ -535,6 +585,9 @@ static int merge_compares(struct ctx *ctx, char **files, unsigned int n, const c
 				reps = x->n < reps ? x->n : reps;
 				cpu &= x->ncpu == x->n;
 			}
+			/* A repetition a host lacks: the sum of that round is not whole. */
+			for (unsigned int i = 0; i < n; i++)
+				m.incomplete |= cmp_at(&r[i], c, p)->n != reps;
 			e->n = reps;
 			e->iops = xcalloc(reps ? reps : 1, sizeof(double));
 			e->cpu_us = xcalloc(reps ? reps : 1, sizeof(double));
@@ -573,7 +626,7 @@ static int merge_compares(struct ctx *ctx, char **files, unsigned int n, const c
 		cmp_derive(&r[i]);
 	if (ctx->json) {
 		/* The merged result as compare writes it, to stdout. */
-		if (cmp_write_json(&m, "/dev/stdout"))
+		if (cmp_write_json(&m, "-"))
 			goto out;
 	} else {
 		for (unsigned int i = 0; i < n; i++) {

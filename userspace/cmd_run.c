@@ -267,9 +267,13 @@ static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
 	const struct engine_ops *ops = engine_find(w->engine);
 	unsigned int n = ops->images ? w->nr_images : w->nr_devs;
 	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs)), *out;
+	struct workload first = *w;
 	int rc = -1;
 
-	if (!engine_run(ops, w, &interrupted, jobs, &r->cw)) {
+	/* --start-at is the first wave's: the waves after it follow on. */
+	if (r->waves)
+		first.start_at_ns = 0;
+	if (!engine_run(ops, &first, &interrupted, jobs, &r->cw)) {
 		rc = 0;
 		out = results_add(r, n);
 		for (unsigned int i = 0; i < n; i++) {
@@ -638,6 +642,12 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		memcpy(devs + ndevs, w->devs, w->nr_devs * sizeof(*devs));
 		ndevs += w->nr_devs;
 	}
+	for (unsigned int i = 1; i < p.nw; i++)
+		if (p.w[i].start_at_ns != w0->start_at_ns) {
+			fprintf(stderr, "blkload: %s: job [%s]: --start-at differs from the first job's: one moment starts the run\n",
+				cmd, p.w[i].name ? p.w[i].name : "?");
+			goto out;
+		}
 	if (detached && (w0->output || nwaves > 1)) {
 		fprintf(stderr, "blkload: start: %s\n", w0->output ?
 			"--output is for run (start prints the job ids)" :

@@ -122,6 +122,9 @@ int start_at_wait(int64_t at_ns, volatile sig_atomic_t *stop)
 	struct timespec now;
 	int64_t left;
 
+	/* A Ctrl-C while the jobs were made. */
+	if (*stop)
+		return 1;
 	clock_gettime(CLOCK_REALTIME, &now);
 	left = at_ns - ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
 	if (left < 0) {

@@ -9,13 +9,17 @@
 # module and runs "blkload -j --output-format=json+ run --start-at @T
 # RUN-OPTIONS", T being DELAY seconds (default 15) from now on this host's
 # clock: the hosts' clocks must be in sync (chrony, NTP) to well under a
-# second. Each host's report comes back on pdsh's output, one JSON line per
-# host, into DIR/HOST.json (DIR default: ./blkload-multihost-T); then
-# "blkload merge" sums them into DIR/merged.json and prints the table.
+# second. Each host's report comes back on pdsh's output (indented JSON:
+# pdsh keeps only the end of a very long line), its lines put together per
+# host into DIR/HOST.json (DIR default: ./blkload-multihost-T, made new);
+# a host without a whole report is named and fails the run; then "blkload
+# merge" sums the reports into DIR/merged.json and prints the table. pdsh's
+# fanout is the number of hosts: every host starts at once.
 # RCMD is pdsh's remote command module (default ssh; "exec" runs each
 # host's command here, with pdsh's %h, %n substituted: for tests).
 # RUN-OPTIONS are passed through the remote shell quoted as given; pdsh
-# substitutes %h (host) and %n (rank) in them, e.g. --dev /dev/rbd%n.
+# substitutes %h (host) and %n (rank) in them, e.g. --dev /dev/rbd%n (a
+# literal % is written %%).
 # Exit status: 0, or 1 when a host failed or the merge did.
 set -euo pipefail
 
@@ -42,41 +46,55 @@ command -v blkload >/dev/null || { echo "pdsh-run: blkload is not on PATH here (
 
 at=$(($(date +%s) + delay))
 dir=${dir:-./blkload-multihost-$at}
+if [[ -e $dir ]] && [[ -n $(ls -A "$dir") ]]; then
+	echo "pdsh-run: $dir is not empty: an earlier run's reports would be merged" >&2
+	exit 2
+fi
 mkdir -p "$dir"
-remote="modprobe blkload && exec blkload -j --output-format=json+ run --start-at @$at"
+# The hosts, one per line, as pdsh expands the list (exec runs echo here).
+pdsh -R exec -w "$hosts" echo %h 2>/dev/null | sed 's/^[^:]*: //' | sort >"$dir/hosts"
+nhosts=$(wc -l <"$dir/hosts")
+((nhosts > 0)) || { echo "pdsh-run: no host in '$hosts'" >&2; exit 2; }
+# Single quotes, for any POSIX shell (sh -c in exec mode, the login shell via ssh).
+remote="modprobe blkload && exec blkload -p -j --output-format=json+ run --start-at @$at"
 for a in "$@"; do
-	remote+=" $(printf '%q' "$a")"
+	remote+=" '${a//\'/\'\\\'\'}'"
 done
 echo "pdsh-run: every host starts at $(date -d "@$at" '+%F %T %Z'); reports in $dir" >&2
 
 rc=0
 if [[ $rcmd == exec ]]; then
-	pdsh -S -R exec -w "$hosts" sh -c "$remote" >"$dir/pdsh.out" 2>"$dir/pdsh.err" || rc=1
+	pdsh -S -f "$nhosts" -R exec -w "$hosts" sh -c "$remote" >"$dir/pdsh.out" 2>"$dir/pdsh.err" || rc=1
 else
-	pdsh -S -R "$rcmd" -w "$hosts" "$remote" >"$dir/pdsh.out" 2>"$dir/pdsh.err" || rc=1
+	pdsh -S -f "$nhosts" -R "$rcmd" -w "$hosts" "$remote" >"$dir/pdsh.out" 2>"$dir/pdsh.err" || rc=1
 fi
-# "host: {...}": each host's report is one line (compact JSON).
-python3 - "$dir" <<'PY'
-import json, os, sys
+# "host: LINE": each host's lines in order; together they are its report.
+python3 - "$dir" <<'PY' || rc=1
+import collections, json, os, sys
 d = sys.argv[1]
+lines = collections.defaultdict(list)
 for line in open(os.path.join(d, "pdsh.out")):
     host, sep, rest = line.partition(": ")
-    if not sep or not rest.startswith("{"):
-        continue
+    if sep:
+        lines[host].append(rest)
+bad = 0
+for host in open(os.path.join(d, "hosts")).read().split():
     try:
-        json.loads(rest)
+        report = json.loads("".join(lines.get(host, [])))
     except ValueError:
-        print("pdsh-run: %s: its report is not JSON" % host, file=sys.stderr)
+        print("pdsh-run: %s: no whole report (see pdsh.err)" % host, file=sys.stderr)
+        bad += 1
         continue
     with open(os.path.join(d, host + ".json"), "w") as f:
-        f.write(rest)
+        json.dump(report, f)
+sys.exit(1 if bad else 0)
 PY
 sed 's/^/pdsh-run: /' "$dir/pdsh.err" >&2
 shopt -s nullglob
 reports=()
-for f in "$dir"/*.json; do
-	[[ $(basename "$f") == merged.json ]] || reports+=("$f")
-done
+while read -r h; do
+	[[ -f $dir/$h.json ]] && reports+=("$dir/$h.json")
+done <"$dir/hosts"
 if ((${#reports[@]} == 0)); then
 	echo "pdsh-run: no host returned a report" >&2
 	exit 1
