@@ -290,6 +290,18 @@ static void host_window(struct mhost *h, uint64_t ws, uint64_t we)
 	}
 }
 
+/* Whether two reports' first jobs are one: the same id on the same device. */
+static bool same_first_job(const struct mhost *a, const struct mhost *b)
+{
+	struct json_object *ja = json_object_array_get_idx(get(a->root, "jobs"), 0);
+	struct json_object *jb = json_object_array_get_idx(get(b->root, "jobs"), 0);
+	const char *da = json_object_get_string(get(ja, "device"));
+	const char *db = json_object_get_string(get(jb, "device"));
+
+	return get_u(ja, "job_id") == get_u(jb, "job_id") &&
+	       !strcmp(da ? da : "", db ? db : "");
+}
+
 static int host_read(struct mhost *h, struct mop *sum)
 {
 	struct json_object *all = get(h->root, "all_jobs"), *jobs = get(h->root, "jobs");
@@ -387,10 +399,14 @@ static int merge_runs(struct ctx *ctx, struct mhost *h, unsigned int n, const ch
 		if (host_read(&h[i], sum))
 			goto out;
 		timed &= h[i].timed;
-		/* One report given twice would be counted twice. */
+		/*
+		 * One report given twice would be counted twice: the same host,
+		 * start and first job (two runs of one host started together
+		 * have jobs of their own).
+		 */
 		for (unsigned int k = 0; k < i; k++)
 			if (h[k].timed && h[i].timed && h[k].job_start == h[i].job_start &&
-			    !strcmp(h[k].name, h[i].name)) {
+			    !strcmp(h[k].name, h[i].name) && same_first_job(&h[k], &h[i])) {
 				fprintf(stderr, "blkload: merge: %s and %s are the same run (host %s, job_start %" PRIu64 ")\n",
 					h[k].file, h[i].file, h[i].name, h[i].job_start);
 				goto out;
