@@ -244,6 +244,7 @@ bl_check "--ioengine io_uring --start-at: starts at the moment" engine
 # 10: compare on two "hosts" at once (--start-at: every run in its slot on
 # both), the results merged run by run.
 compares() {
+	((BL_SCALE == 1)) || { echo "# debug lane: compare's slots run in the 6.1 lane"; return $BL_SKIP; }
 	local d at=$(($(date +%s) + 6)) pids=()
 	for d in 0 1; do
 		blkload compare /dev/nullb$d --paths kernel,io_uring --rw randread --bs 4k \
@@ -287,11 +288,12 @@ print("# %d runs per host, each in its slot on both; kernel per round: %s" %
       (len(a["order"]), m["cells"][0]["paths"]["kernel"]["iops"]))
 PY
 }
-bl_check "compare --start-at on two hosts: runs in their slots together; merged round by round" compares
+bl_check_skip "compare --start-at on two hosts: runs in their slots together; merged round by round" compares
 
 # 11: the pdsh recipe, pdsh's exec module standing in for ssh.
 pdsh_recipe() {
 	have pdsh || return $BL_SKIP
+	((BL_SCALE == 1)) || { echo "# debug lane: the recipes run in the 6.1 lane"; return $BL_SKIP; }
 	(cd "$tmp" && "$multi/pdsh-run.sh" -R exec -w h0,h1 -d 6 -o "$tmp/pd" -- \
 		--dev /dev/nullb%n --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus %n) \
 		>"$tmp/pd.out" 2>"$tmp/pd.err" || { sed 's/^/# /' "$tmp/pd.err"; return 1; }
@@ -316,6 +318,7 @@ bl_check_skip "pdsh recipe (exec module): two hosts start together, reports merg
 # 12: the Ansible recipe, with a local connection for both hosts.
 ansible_recipe() {
 	have ansible-playbook || return $BL_SKIP
+	((BL_SCALE == 1)) || { echo "# debug lane: the recipes run in the 6.1 lane"; return $BL_SKIP; }
 	cat >"$tmp/inv" <<EOF
 h0 ansible_connection=local blkload_args="--dev /dev/nullb0 --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus 0"
 h1 ansible_connection=local blkload_args="--dev /dev/nullb1 --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus 1"

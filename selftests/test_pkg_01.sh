@@ -45,7 +45,11 @@ restore() {
 	depmod -a "$kver"
 	rm -rf "$tmp"
 }
+# The runner's timeout sends SIGTERM: restore then too, or every later test
+# would find no module and no CLI.
 trap restore EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 
 # Where modprobe would load blkload from, or nothing.

@@ -29,7 +29,9 @@ bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+id=
+# A step that fails leaves no detached job behind.
+trap '[[ -n $id ]] && blkload stop "$id" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 yn() {
 	$py "$ynl/cli.py" --spec "$spec" --schema "$ynl/genetlink-legacy.yaml" --output-json "$@"
@@ -49,7 +51,6 @@ bl_check "info-get: version, kernel release, ABI as the module has them" info
 
 # A detached job: cli.py's socket closes after each command, and a job its
 # owner leaves behind would be ended (owner-gone).
-id=
 new() {
 	yn --do job-new --json '{"path": "/dev/nullb0", "rw": "randread", "bs": 4096,
 		"iodepth": 4, "cpumask": "0100000000000000", "runtime": 60000000000,
@@ -97,7 +98,7 @@ PY
 bl_check "job-stop: done, its reads are the device's own count" stop
 
 del() {
-	yn --do job-del --json "{\"job-id\": $id}" >/dev/null && bl_clean
+	yn --do job-del --json "{\"job-id\": $id}" >/dev/null && id= && bl_clean
 }
 bl_check "job-del: nothing left" del
 
