@@ -25,16 +25,16 @@
 # Default kernel tree: the running kernel's, else the newest installed one
 # that has a kernel image too (the test guest boots it; headers alone, such
 # as the build matrix's rt ones, are not picked).
+# (Headers alone, in a container: the newest of them.)
 KERNELS_WITH_IMAGE := $(foreach b,$(wildcard /lib/modules/*/build),$(if $(wildcard /boot/vmlinuz-$(patsubst /lib/modules/%/build,%,$(b))),$(b)))
-KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword $(sort $(KERNELS_WITH_IMAGE))))
-# The release modules of KDIR install under: the name of /lib/modules/X/build's
-# X (Debian's headers say "6.1.192" in kernel.release for 6.1.0-57-amd64), else
-# the tree's kernel.release.
-KVER ?= $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR))),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell printf '%s\n' $(or $(KERNELS_WITH_IMAGE),$(wildcard /lib/modules/*/build)) | sort -V | tail -1))
+# The release modules of KDIR install under: its UTS_RELEASE (Debian's
+# headers say "6.1.192" in kernel.release for 6.1.0-57-amd64), else kernel.release.
+KVER ?= $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
 DESTDIR ?=
 SBINDIR ?= /usr/local/sbin
 MANDIR ?= /usr/local/share/man
-COMPDIR ?= /usr/share/bash-completion/completions
+COMPDIR ?= /usr/local/share/bash-completion/completions
 BUILD ?= $(CURDIR)/build
 
 SPEC := Documentation/netlink/specs/blkload.yaml

@@ -6,8 +6,7 @@
 # build/matrix/NAME, so the tree's own module (the guest's) is untouched.
 #   - Debian's 6.1 headers (amd64) and the same release's rt flavour;
 #   - a prepared 6.12 tree: the debug kernel's (scripts/debug-kernel.sh,
-#     built from Debian's linux-source-6.12; skipped with a reason when it
-#     is not built and BLKLOAD_MATRIX_BUILD612=0).
+#     built from Debian's linux-source-6.12, cached; built here if missing).
 # Each build runs the compile probes for its tree (scripts/kcompat.sh,
 # whose _control probe proves an unrelated warning cannot pick a fallback)
 # and prints which API each probe chose. KTAP out, "N passed, N failed".
@@ -73,8 +72,8 @@ build() {
 	result 1 "module builds with W=1 against $name ($kver), no warning"
 }
 
-hdr=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | grep -v -- '-rt-' | sort -V | tail -1)
-rt=$(ls -d /usr/src/linux-headers-*-rt-amd64 2>/dev/null | sort -V | tail -1)
+hdr=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | grep -v -- '-rt-' | sort -V | tail -1)
+rt=$(ls -d /usr/src/linux-headers-6.1.*-rt-amd64 2>/dev/null | sort -V | tail -1)
 # 6.1: blkdev_get_by_path(path, mode, holder), bio polling, blk_opf_t.
 api61=(HAVE_BLKDEV_GET_BY_PATH_3ARG HAVE_BIO_POLL HAVE_BLK_OPF_T HAVE_BIO_INIT_5ARG
 	'!HAVE_BDEV_FILE_OPEN_BY_PATH' '!HAVE_BDEV_OPEN_BY_PATH' '!HAVE_BLKDEV_GET_BY_PATH_4ARG')

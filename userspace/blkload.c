@@ -55,7 +55,7 @@ static void print_version(void)
 	f = fopen("/sys/module/blkload/version", "r");
 	if (!f) {
 		/* Not loaded: what modprobe would load, if anything. */
-		f = popen("modinfo -F version blkload 2>/dev/null", "r");
+		f = popen("PATH=\"$PATH:/sbin:/usr/sbin\" modinfo -F version blkload 2>/dev/null", "r");
 		how = "installed, not loaded";
 		if (f && getline(&mod, &len, f) <= 0) {
 			free(mod);
