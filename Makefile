@@ -5,21 +5,36 @@
 #   make                 module + CLI
 #   make module          blkload.ko against KDIR (W=1 C=1 are passed to Kbuild)
 #   make userspace       the blkload CLI
-#   make install         module into /lib/modules/$(KVER)/extra (+ depmod), CLI into $(SBINDIR)
+#   make install         module into /lib/modules/$(KVER)/extra (+ depmod), CLI into
+#                        $(SBINDIR), blkload(8) and the bash completion
+#   make uninstall       removes what install put there
+#   make man             blkload(8) from the CLI's own help (build/man/blkload.8)
+#   make deb             Debian packages blkload and blkload-dkms (build/deb/)
+#   make dkms-install    the module's source into /usr/src/blkload-VERSION, built
+#                        and installed by DKMS for $(KVER); make dkms-uninstall
 #   make deps            install every Debian package build, tests and demo need
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
 #   make check-debug     the guest selftests on a KASAN/lockdep/kmemleak 6.12 kernel
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
 #   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
+#   make matrix          the module, W=1, against 6.1, 6.1-rt and 6.12 (scripts/build-matrix.sh)
 #
 # Kbuild reads the file named Kbuild, so this Makefile is only the user's entry point.
 
-# Default kernel tree: the running kernel's, else the newest one installed.
-KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(lastword $(sort $(wildcard /lib/modules/*/build))))
-KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# Default kernel tree: the running kernel's, else the newest installed one
+# that has a kernel image too (the test guest boots it; headers alone, such
+# as the build matrix's rt ones, are not picked).
+# (Headers alone, in a container: the newest of them.)
+KERNELS_WITH_IMAGE := $(foreach b,$(wildcard /lib/modules/*/build),$(if $(wildcard /boot/vmlinuz-$(patsubst /lib/modules/%/build,%,$(b))),$(b)))
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell printf '%s\n' $(or $(KERNELS_WITH_IMAGE),$(wildcard /lib/modules/*/build)) | sort -V | tail -1))
+# The release modules of KDIR install under: its UTS_RELEASE (Debian's
+# headers say "6.1.192" in kernel.release for 6.1.0-57-amd64), else kernel.release.
+KVER ?= $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
 DESTDIR ?=
 SBINDIR ?= /usr/local/sbin
+MANDIR ?= /usr/local/share/man
+COMPDIR ?= /usr/local/share/bash-completion/completions
 BUILD ?= $(CURDIR)/build
 
 SPEC := Documentation/netlink/specs/blkload.yaml
@@ -28,8 +43,9 @@ KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
 
 export KDIR KVER BUILD
 
-.PHONY: all module userspace clean install deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench check-debug demo
+.PHONY: all module userspace clean clean-module install uninstall man deb dkms-install \
+	dkms-uninstall deps check generate check-generated \
+	checkpatch sparse unit selftests vm kcompat bench check-debug demo matrix
 
 all: module userspace
 
@@ -56,10 +72,41 @@ generate:
 check-generated:
 	python3 scripts/nlgen.py check $(SPEC) $(GEN)
 
-install: all
+man: userspace
+	@mkdir -p $(BUILD)/man
+	python3 scripts/gen-man.py userspace/blkload $(BUILD)/man/blkload.8
+
+install: all man
 	install -D -m 0644 module/blkload.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
 	install -D -m 0755 userspace/blkload $(DESTDIR)$(SBINDIR)/blkload
+	install -D -m 0644 $(BUILD)/man/blkload.8 $(DESTDIR)$(MANDIR)/man8/blkload.8
+	userspace/blkload completion >$(BUILD)/blkload.bash
+	install -D -m 0644 $(BUILD)/blkload.bash $(DESTDIR)$(COMPDIR)/blkload
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko $(DESTDIR)$(SBINDIR)/blkload \
+		$(DESTDIR)$(MANDIR)/man8/blkload.8 $(DESTDIR)$(COMPDIR)/blkload
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
+
+BL_VERSION = $(shell sed -n 's/^\#define BLKLOAD_VERSION[[:space:]]*"\(.*\)"/\1/p' include/blkload/version.h)
+
+deb:
+	scripts/packaging/make-deb.sh $(BUILD)/deb
+
+dkms-install:
+	rm -rf $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
+	scripts/packaging/stage-dkms.sh $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
+	dkms install -m blkload -v $(BL_VERSION) -k $(KVER)
+
+dkms-uninstall:
+	-dkms remove -m blkload -v $(BL_VERSION) --all
+	rm -rf $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
+
+# The module's build products only (DKMS's CLEAN).
+clean-module:
+	-[ -f "$(KDIR)/Makefile" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf .kcompat
 
 clean:
 	-[ -f "$(KDIR)/Makefile" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -97,3 +144,6 @@ check:
 
 check-debug:
 	@scripts/check-debug.sh
+
+matrix:
+	scripts/build-matrix.sh

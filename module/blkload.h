@@ -42,10 +42,9 @@
 #include <blkload/sample.h>
 #include <blkload/stamp.h>
 #include <blkload/verify.h>
+#include <blkload/version.h>
 
 #include "compat.h"
-
-#define BLKLOAD_VERSION		"0.3.0"
 
 /* Hard ceilings; the module parameters may only lower them. */
 #define BLKLOAD_BS_MAX		(4U << 20)

@@ -97,6 +97,8 @@ echo "TAP version 13"
 # --- host ---------------------------------------------------------------
 host() {
 step "netlink spec: generated uapi header and policy up to date" make -s check-generated
+step "netlink spec: valid against the kernel's YNL schema (genetlink-legacy)" \
+	/usr/bin/python3 scripts/tests/test_spec.py
 step "module builds with W=1, no warnings" scripts/lint.sh w1
 step "sparse (C=2) clean" scripts/lint.sh sparse
 step "checkpatch --strict clean" scripts/lint.sh checkpatch
@@ -155,6 +157,12 @@ step "check driver: the guest verdict fails on a bad exit, a missing test, no te
 	python3 scripts/tests/test_guest_verdict.py
 step "bash completion from the option tables: run --r<TAB>, --rw values, help = completion" \
 	scripts/tests/test_completion.sh
+step "blkload(8) from the CLI: renders clean, names every command and option" \
+	scripts/tests/test_man.sh
+step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_01 in the guest)" \
+	make -s deb
+step "blkload merge on made-up reports: window rates, waves, startdelay, refusals" \
+	python3 scripts/tests/test_merge.py
 step "blkload plot: four SVGs with their lines; no chart from a report without IO" \
 	scripts/tests/test_plot.sh
 }

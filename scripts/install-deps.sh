@@ -9,6 +9,8 @@ pkgs=(
 	# build: compiler, kbuild, a kernel image and its matching headers
 	build-essential bc bison flex libelf-dev kmod cpio xz-utils rsync pkg-config
 	linux-image-amd64 linux-headers-amd64
+	# the build matrix: the same release's rt flavour (scripts/build-matrix.sh)
+	linux-headers-rt-amd64
 	# the kernel's kselftest framework, checkpatch and kernel-doc
 	linux-source-6.12 sparse perl python3 python3-yaml
 	# the CLI
@@ -19,6 +21,12 @@ pkgs=(
 	ceph-mon ceph-osd ceph-common librbd-dev librados-dev liburing-dev fio
 	# tests and checks
 	valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
+	# many hosts: the recipes run in the guest (pdsh exec, Ansible local)
+	pdsh ansible-core
+	# the YNL client of the kernel (cli.py) and its spec schema check
+	python3-jsonschema
+	# packages: make deb, make dkms-install (tested in the guest)
+	debhelper dh-dkms dkms dpkg-dev rsync man-db groff-base bsdextrautils
 	# blkload compare and diff: statistics, JSON, charts
 	libgsl-dev gnuplot-nox
 )

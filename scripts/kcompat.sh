@@ -26,6 +26,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 probes=$top/module/probes
 
 [[ -f $kdir/Makefile ]] || { echo "kcompat: no kernel build tree at $kdir" >&2; exit 1; }
+# Kbuild's M= must be absolute: a relative OUTDIR would resolve under KDIR.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 stamp=$( { cat "$kdir/include/generated/autoconf.h" "$kdir/include/config/kernel.release" \
 	"$probes"/*.c "$0" 2>/dev/null; } | sha256sum | cut -d' ' -f1)

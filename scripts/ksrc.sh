@@ -4,7 +4,8 @@
 # ksrc.sh: print the path of the kernel-source pieces blkload builds with,
 # extracting them once from Debian's linux-source package into the cache:
 # the kselftest framework (lib.mk, kselftest.h, kselftest_harness.h,
-# kselftest/ktap_helpers.sh, the runner) and checkpatch.pl.
+# kselftest/ktap_helpers.sh, the runner), checkpatch.pl, and the YNL
+# netlink client (tools/net/ynl) with the spec schemas (Documentation/netlink).
 #
 #   ksrc.sh            path of the extracted tree (linux-source-X.Y/)
 set -euo pipefail
@@ -19,7 +20,9 @@ fi
 name=$(basename "$tarball" .tar.xz)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/blkload
 dest=$cache/$name
-if [[ ! -f $dest/.complete ]]; then
+# The marker names the set extracted: a larger set extracts again.
+mark=$dest/.complete-2
+if [[ ! -f $mark ]]; then
 	mkdir -p "$cache"
 	rm -rf "$dest"
 	tar -C "$cache" -xJf "$tarball" \
@@ -38,7 +41,9 @@ if [[ ! -f $dest/.complete ]]; then
 		"$name/scripts/subarch.include" \
 		"$name/tools/scripts/Makefile.include" \
 		"$name/tools/scripts/Makefile.arch" \
+		"$name/tools/net/ynl/*" \
+		"$name/Documentation/netlink/*.yaml" \
 		"$name/Makefile" >&2
-	touch "$dest/.complete"
+	touch "$mark"
 fi
 echo "$dest"

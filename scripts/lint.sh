@@ -9,7 +9,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ksrc=$("$top/scripts/ksrc.sh")
-kdir=${KDIR:-$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)}
+# As the Makefile: the running kernel's tree, else the newest with an image.
+kdir=${KDIR:-}
+if [[ -z $kdir ]]; then
+	kdir=/lib/modules/$(uname -r)/build
+	[[ -f $kdir/Makefile ]] || kdir=$(for b in /lib/modules/*/build; do
+		v=${b#/lib/modules/}
+		[[ -f /boot/vmlinuz-${v%/build} ]] && echo "$b"
+	done | sort -V | tail -1)
+fi
 kver=$(cat "$kdir/include/config/kernel.release")
 kfiles=(module/*.c module/*.h include/uapi/linux/blkload.h include/blkload/*.h)
 kfiles=("${kfiles[@]/module\/blkload.mod.c/}")

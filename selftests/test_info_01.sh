@@ -9,7 +9,7 @@ bl_require_root
 bl_require_cmd blkload python3 setpriv
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 bl_mark start
 bl_unload
 bl_load
@@ -54,6 +54,19 @@ bl_check "max_iodepth=0 refused, value kept" refuse_zero
 
 bl_check "info works unprivileged" \
 	setpriv --reuid=nobody --regid=nogroup --clear-groups blkload info
+
+# --version: the CLI's and the module's, one version; loaded or only installed.
+versions() {
+	local v
+	v=$(blkload --version) || return 1
+	echo "$v" | sed 's/^/# /'
+	grep -qx "blkload $ver (netlink ABI 3)" <<<"$v" &&
+		grep -qx "module $ver (loaded)" <<<"$v" || return 1
+	bl_unload
+	v=$(blkload --version) || return 1
+	grep -qx "module $ver (installed, not loaded)" <<<"$v"
+}
+bl_check "--version names the CLI and the module, one version" versions
 
 bl_unload
 bl_mark end

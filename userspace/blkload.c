@@ -36,11 +36,49 @@ static const struct cmd cmds[] = {
 	  diff_opts },
 	{ "prefill", "--dev DEV [OPTIONS]", "write a device once, front to back, before a test",
 	  cmd_prefill, prefill_opts },
+	{ "merge", "A.json B.json ...", "one result from many hosts' reports (or compare results)",
+	  cmd_merge, merge_opts },
 	{ "plot", "RESULT.json", "SVG charts of a JSON report with gnuplot", cmd_plot,
 	  plot_opts },
 	{ "completion", "", "a bash completion script, from the option tables", cmd_completion, NULL },
 	{ "help", "[COMMAND]", "this text, or a command's own help", cmd_help, NULL },
 };
+
+/* The CLI's version, and the module's: the loaded one, else the installed one. */
+static void print_version(void)
+{
+	char *mod = NULL, *how = "loaded";
+	size_t len = 0;
+	FILE *f;
+
+	printf("blkload %s (netlink ABI %d)\n", BLKLOAD_CLI_VERSION, BLKLOAD_ABI_VERSION);
+	f = fopen("/sys/module/blkload/version", "r");
+	if (!f) {
+		/* Not loaded: what modprobe would load, if anything. */
+		f = popen("PATH=\"$PATH:/sbin:/usr/sbin\" modinfo -F version blkload 2>/dev/null", "r");
+		how = "installed, not loaded";
+		if (f && getline(&mod, &len, f) <= 0) {
+			free(mod);
+			mod = NULL;
+		}
+		if (f)
+			pclose(f);
+	} else {
+		if (getline(&mod, &len, f) <= 0) {
+			free(mod);
+			mod = NULL;
+		}
+		fclose(f);
+	}
+	if (mod) {
+		mod[strcspn(mod, "\n")] = 0;
+		printf("module %s (%s)%s\n", mod, how,
+		       strcmp(mod, BLKLOAD_CLI_VERSION) ? ": not this CLI's version" : "");
+	} else {
+		printf("module: not installed\n");
+	}
+	free(mod);
+}
 
 static void usage(FILE *f)
 {
@@ -54,7 +92,7 @@ static void usage(FILE *f)
 		"                                (global options go before or after the command)\n"
 		"  -p, --pretty                  indent JSON output\n"
 		"      --output-format=FORMAT    normal, json, or json+ (with histogram bins)\n"
-		"  -V, --version                 print the CLI version and exit\n"
+		"  -V, --version                 the CLI's and the module's versions\n"
 		"  -h, --help                    this text\n"
 		"\n"
 		"Commands:\n");
@@ -100,7 +138,7 @@ static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 	       "\tdone\n"
 	       "\tcase $prev in\n"
 	       "\t--dev|--filename) COMPREPLY=($(compgen -W \"$(lsblk -dpno NAME 2>/dev/null)\" -- \"$cur\")); return ;;\n"
-	       "\t--rw|--readwrite) COMPREPLY=($(compgen -W 'read write randread randwrite rw randrw' -- \"$cur\")); return ;;\n"
+	       "\t--rw|--readwrite) COMPREPLY=($(compgen -W 'read write randread randwrite rw randrw trim randtrim' -- \"$cur\")); return ;;\n"
 	       "\t--ioengine|--engine) COMPREPLY=($(compgen -W 'kernel io_uring libaio librbd' -- \"$cur\")); return ;;\n"
 	       "\tesac\n"
 	       "\tif [[ -z $cmd ]]; then\n"
@@ -274,8 +312,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'V':
-			printf("blkload %s (netlink ABI %d)\n", BLKLOAD_CLI_VERSION,
-			       BLKLOAD_ABI_VERSION);
+			print_version();
 			return 0;
 		case 'h':
 			usage(stdout);

@@ -7,7 +7,10 @@
 
 #include <stdbool.h>
 
-#define BLKLOAD_CLI_VERSION "0.2.0"
+#include <blkload/version.h>
+
+/* The CLI and the module are one version (include/blkload/version.h). */
+#define BLKLOAD_CLI_VERSION BLKLOAD_VERSION
 
 struct ctx {
 	bool json;
@@ -29,7 +32,7 @@ struct cmd {
 
 /* The commands' option tables: each parses its command and feeds the completion. */
 extern const struct option ids_opts[], stats_opts[], monitor_opts[], compare_opts[], diff_opts[],
-	info_opts[], plot_opts[], prefill_opts[];
+	info_opts[], plot_opts[], prefill_opts[], merge_opts[];
 
 /* cmd_info.c */
 int cmd_info(struct ctx *ctx, int argc, char **argv);
@@ -47,6 +50,8 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv);
 int cmd_diff(struct ctx *ctx, int argc, char **argv);
 /* cmd_plot.c */
 int cmd_plot(struct ctx *ctx, int argc, char **argv);
+/* cmd_merge.c */
+int cmd_merge(struct ctx *ctx, int argc, char **argv);
 /* cmd_prefill.c */
 int cmd_prefill(struct ctx *ctx, int argc, char **argv);
 

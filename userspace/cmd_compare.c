@@ -208,6 +208,8 @@ struct compare {
 	struct target *t;
 	struct strv rws, bss, depths, paths;
 	uint64_t runtime, ramp, offset, size, randseed, order_seed;
+	int64_t start_at;	/* --start-at: run k starts at start_at + k * slot (ns) */
+	uint64_t slot;
 	uint32_t rwmixread;
 	bool have_order_seed, have_size, have_offset, have_rwmixread, have_paths, empty_list, allow_write;
 	const char *cpus, *cpu_exclude, *clientname, *map_options, *out_dir, *baseline;
@@ -219,7 +221,7 @@ struct compare {
 enum {
 	C_PATHS = 300, C_RW, C_BS, C_IODEPTH, C_RUNTIME, C_RAMP, C_REPEAT, C_IMAGES, C_COUNT,
 	C_CPUS, C_SEED, C_ORDER_SEED, C_CPU_EXCLUDE, C_ALLOW_WRITE, C_MAP_OPTS, C_CLIENT,
-	C_OUT, C_BASELINE, C_OFFSET, C_SIZE, C_RWMIX, C_HELP,
+	C_OUT, C_BASELINE, C_OFFSET, C_SIZE, C_RWMIX, C_START_AT, C_SLOT, C_HELP,
 };
 
 static void usage(FILE *f)
@@ -260,6 +262,10 @@ static void usage(FILE *f)
 		"  --baseline PATH         ratios and tests against this path (librbd if run,\n"
 		"                          else the first)\n"
 		"  --output DIR            where results go (./blkload-compare-DATE-TIME)\n"
+		"  --start-at TIME         many hosts: run k starts at TIME + k x slot on\n"
+		"                          every host (run's --start-at; the order seed\n"
+		"                          then comes from TIME, the same everywhere)\n"
+		"  --slot TIME             (ramp_time + runtime + a quarter, 5s at least)\n"
 		"\n"
 		"DIR gets results.json, results.csv, results.md, charts (SVG, gnuplot) and\n"
 		"runs/ with every run's own json+ report. The table is printed at the end\n"
@@ -672,6 +678,13 @@ static int execute(struct compare *c)
 		strv_addf(&a, "--randseed=%" PRIu64, c->randseed + run->round);
 		if (c->have_rwmixread)
 			strv_addf(&a, "--rwmixread=%u", c->rwmixread);
+		/* Many hosts: run i in its own slot, on every host at once. */
+		if (c->start_at) {
+			int64_t at = c->start_at + (int64_t)i * (int64_t)c->slot;
+
+			strv_addf(&a, "--start-at=@%" PRId64 ".%09" PRId64, at / 1000000000,
+				  at % 1000000000);
+		}
 		run->status = spawn(a.v, ofd, efd, NULL, true);
 		close(ofd);
 		close(efd);
@@ -962,6 +975,8 @@ const struct option compare_opts[] = {
 	{ "offset", required_argument, NULL, C_OFFSET },
 	{ "size", required_argument, NULL, C_SIZE },
 	{ "rwmixread", required_argument, NULL, C_RWMIX },
+	{ "start-at", required_argument, NULL, C_START_AT },
+	{ "slot", required_argument, NULL, C_SLOT },
 	{ "help", no_argument, NULL, C_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1075,6 +1090,26 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 			}
 			c.have_rwmixread = true;
 			break;
+		case C_START_AT: {
+			struct timespec ts;
+			int64_t now;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+			if (parse_wallclock(optarg, now, &c.start_at) || c.start_at <= now ||
+			    c.start_at - now > 86400LL * 1000000000) {
+				fprintf(stderr, "blkload: compare: --start-at '%s': a time within the next 24 h (@EPOCH, ISO 8601, HH:MM[:SS])\n",
+					optarg);
+				goto out;
+			}
+			break;
+		}
+		case C_SLOT:
+			if (parse_time_ns(optarg, &c.slot) || !c.slot) {
+				fprintf(stderr, "blkload: compare: --slot '%s': a time (40s)\n", optarg);
+				goto out;
+			}
+			break;
 		case C_HELP:
 		case 'h':
 			usage(stdout);
@@ -1148,7 +1183,26 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	c.r.repeat = repeat;
-	if (!c.have_order_seed)
+	if (c.slot && !c.start_at) {
+		fprintf(stderr, "blkload: compare: --slot goes with --start-at\n");
+		goto out;
+	}
+	if (c.start_at && !c.slot) {
+		uint64_t span = c.runtime + c.ramp;
+
+		/* Room for making the jobs and draining them: a quarter, 5 s at least. */
+		c.slot = span + (span / 4 > 5000000000ULL ? span / 4 : 5000000000ULL);
+	}
+	if (c.slot && c.slot < c.runtime + c.ramp) {
+		fprintf(stderr, "blkload: compare: --slot is shorter than ramp_time + runtime\n");
+		goto out;
+	}
+	c.r.start_at_ms = (uint64_t)(c.start_at / 1000000);
+	c.r.slot_ms = c.slot / 1000000;
+	/* Hosts started together run the same order: seeded by the moment. */
+	if (!c.have_order_seed && c.start_at)
+		c.order_seed = (uint64_t)(c.start_at / 1000000000);
+	else if (!c.have_order_seed)
 		c.order_seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	cmp_plan(&c.r, c.order_seed);
 

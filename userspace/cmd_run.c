@@ -267,9 +267,13 @@ static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
 	const struct engine_ops *ops = engine_find(w->engine);
 	unsigned int n = ops->images ? w->nr_images : w->nr_devs;
 	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs)), *out;
+	struct workload first = *w;
 	int rc = -1;
 
-	if (!engine_run(ops, w, &interrupted, jobs, &r->cw)) {
+	/* --start-at is the first wave's: the waves after it follow on. */
+	if (r->waves)
+		first.start_at_ns = 0;
+	if (!engine_run(ops, &first, &interrupted, jobs, &r->cw)) {
 		rc = 0;
 		out = results_add(r, n);
 		for (unsigned int i = 0; i < n; i++) {
@@ -336,7 +340,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 	uint32_t *ids;
 	struct job *jobs = NULL;
 	double t0, last_shown, prev_t, stop_t = 0;
-	uint64_t prev_ios = 0, prev_bytes = 0;
+	uint64_t prev_ios = 0, prev_bytes = 0, start_ms;
 	bool stopped = false;
 	struct series *ser;
 	size_t *shown = NULL;
@@ -362,6 +366,10 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 			}
 			ser[n].interval = smp ? ws[i]->sample_ns : 0;
 		}
+	/* --start-at: the first wave, everything made, starts at that moment. */
+	if (!r->waves && agg.start_at_ns && start_at_wait(agg.start_at_ns, &interrupted))
+		goto out_del;
+	start_ms = wall_ms();
 	if (jobs_start(nl, ids, n)) {
 		bl_nl_perror(nl, "start");
 		goto out_del;
@@ -440,6 +448,7 @@ static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
 			}
 			out[i] = jobs[i];
 			out[i].ser = ser[i];
+			out[i].start_ms = start_ms;
 			ser[i] = (struct series){ 0 };
 			out[i].groupid = groupid[k];
 			out[i].opts = &ws[k]->opts;
@@ -472,23 +481,37 @@ static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
 	unsigned int total = 0, n = 0;
 	uint32_t *ids;
 	const char **dev;
+	bool *owned;	/* made owned (--start-at): detached once started */
 	int rc = 1;
 
 	for (unsigned int i = 0; i < p->nw; i++)
 		total += p->w[i].nr_devs;
 	ids = xcalloc(total, sizeof(*ids));
 	dev = xcalloc(total, sizeof(*dev));
+	owned = xcalloc(total, sizeof(*owned));
 	for (unsigned int i = 0; i < p->nw; i++)
 		for (unsigned int d = 0; d < p->w[i].nr_devs; d++, n++) {
 			dev[n] = p->w[i].devs[d];
+			owned[n] = p->w[i].start_at_ns;
 			bool smp;
 
 			if (job_new(nl, &p->w[i], dev[n], &ids[n], &smp))
 				goto out_del;
 		}
+	if (p->w[0].start_at_ns) {
+		catch_signals();
+		if (start_at_wait(p->w[0].start_at_ns, &interrupted))
+			goto out_del;
+	}
 	if (jobs_start(nl, ids, n)) {
 		bl_nl_perror(nl, "start");
 		goto out_del;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		if (owned[i] && job_simple(nl, BLKLOAD_CMD_JOB_DETACH, ids[i])) {
+			bl_nl_perror(nl, "detach");
+			goto out_del;
+		}
 	}
 	{
 		struct out *o = out_new(stdout, ctx->json, ctx->pretty);
@@ -512,6 +535,7 @@ out_del:
 out:
 	free(ids);
 	free(dev);
+	free(owned);
 	return rc;
 }
 
@@ -618,6 +642,12 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		memcpy(devs + ndevs, w->devs, w->nr_devs * sizeof(*devs));
 		ndevs += w->nr_devs;
 	}
+	for (unsigned int i = 1; i < p.nw; i++)
+		if (p.w[i].start_at_ns != w0->start_at_ns) {
+			fprintf(stderr, "blkload: %s: job [%s]: --start-at differs from the first job's: one moment starts the run\n",
+				cmd, p.w[i].name ? p.w[i].name : "?");
+			goto out;
+		}
 	if (detached && (w0->output || nwaves > 1)) {
 		fprintf(stderr, "blkload: start: %s\n", w0->output ?
 			"--output is for run (start prints the job ids)" :

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -460,6 +461,10 @@ int cmp_write_json(const struct cmp_result *r, const char *file)
 	add(x, "repeat", json_object_new_int64(r->repeat));
 	add(x, "randseed", json_object_new_uint64(r->randseed));
 	add(x, "order_seed", json_object_new_uint64(r->order_seed));
+	if (r->start_at_ms) {
+		add(x, "start_at_ms", json_object_new_uint64(r->start_at_ms));
+		add(x, "slot_ms", json_object_new_uint64(r->slot_ms));
+	}
 	add(x, "cpus", jstr(r->cpus));
 	add(x, "confidence", jd(CMP_LEVEL));
 	add(x, "alpha", jd(CMP_ALPHA));
@@ -519,8 +524,13 @@ int cmp_write_json(const struct cmp_result *r, const char *file)
 	}
 	add(root, "order", order);
 	add(root, "same_cell_adjacent", json_object_new_int64(r->same_cell_adjacent));
-	rc = json_object_to_file_ext(file, root, JSON_C_TO_STRING_PRETTY |
-				     JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* "-": standard output. */
+	if (!strcmp(file, "-"))
+		rc = json_object_to_fd(STDOUT_FILENO, root, JSON_C_TO_STRING_PRETTY |
+				       JSON_C_TO_STRING_NOSLASHESCAPE);
+	else
+		rc = json_object_to_file_ext(file, root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (rc)
 		fprintf(stderr, "blkload: writing %s: %s\n", file, json_util_get_last_err());
 	json_object_put(root);
@@ -617,6 +627,10 @@ int cmp_read_json(struct cmp_result *r, const char *file)
 	r->ramp_s = get_d(get(root, "settings"), "ramp_time_s");
 	r->repeat = (unsigned int)get_d(get(root, "settings"), "repeat");
 	r->cpus = dup_str(get(root, "settings"), "cpus");
+	r->randseed = (uint64_t)json_object_get_uint64(get(get(root, "settings"), "randseed"));
+	r->order_seed = (uint64_t)json_object_get_uint64(get(get(root, "settings"), "order_seed"));
+	r->start_at_ms = (uint64_t)json_object_get_uint64(get(get(root, "settings"), "start_at_ms"));
+	r->slot_ms = (uint64_t)json_object_get_uint64(get(get(root, "settings"), "slot_ms"));
 	r->targets = str_array(get(root, "targets"), &r->ntargets);
 	r->paths = str_array(get(root, "paths"), &r->npaths);
 	r->baseline = get(root, "baseline") ?

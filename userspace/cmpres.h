@@ -60,6 +60,7 @@ struct cmp_result {
 	double runtime_s, ramp_s;
 	unsigned int repeat;
 	uint64_t randseed, order_seed;
+	uint64_t start_at_ms, slot_ms;	/* --start-at: run k at start_at + k * slot; 0: none */
 	char *cpus;		/* NULL: each path's default */
 	char **targets;
 	unsigned int ntargets;

@@ -523,6 +523,8 @@ void job_sum(struct job *a, const struct job *b)
 		a->depth_ns[i] += b->depth_ns[i];
 	if (b->elapsed > a->elapsed)
 		a->elapsed = b->elapsed;
+	if (b->start_ms && (!a->start_ms || b->start_ms < a->start_ms))
+		a->start_ms = b->start_ms;
 	a->cpu_time += b->cpu_time;
 	a->usr_ns += b->usr_ns;
 	a->ctx += b->ctx;

@@ -70,6 +70,7 @@ struct job {
 	unsigned int nr_cpus;
 	/* statistics */
 	uint64_t elapsed, cpu_time, inflight, stall_max;
+	uint64_t start_ms;		/* wall clock (ms since the epoch) when it was started */
 	uint64_t depth_ns[BL_DEPTH_NR];	/* time at each IO depth level, all queues */
 	uint64_t usr_ns;		/* userspace engines: the user part of cpu_time */
 	uint64_t ctx;			/* context switches of the workers or engine threads */

@@ -133,7 +133,11 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		nla_put_flag(msg, BLKLOAD_A_ALLOW_WRITE);
 	if (w->force)
 		nla_put_flag(msg, BLKLOAD_A_FORCE);
-	if (w->detached)
+	/*
+	 * With --start-at, start owns its jobs until they started (a killed
+	 * wait leaves none behind), then detaches them.
+	 */
+	if (w->detached && !w->start_at_ns)
 		nla_put_flag(msg, BLKLOAD_A_DETACHED);
 	if (w->no_lat)
 		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
@@ -534,8 +538,8 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 
 	ro.bins = w->bins;
 	if (ctx->json) {
+		char buf[64], host[256] = "";
 		struct timespec ts;
-		char buf[64];
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", localtime(&ts.tv_sec));
@@ -546,6 +550,11 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_u64(o, "timestamp_ms", NULL,
 			(uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000, NULL);
 		out_str(o, "time", NULL, buf);
+		/* Which host: "blkload merge" names its rows by it. */
+		if (!gethostname(host, sizeof(host) - 1))
+			out_str(o, "hostname", NULL, host);
+		if (w->start_at_ns)
+			out_u64(o, "start_at_ms", NULL, (uint64_t)(w->start_at_ns / 1000000), NULL);
 		out_begin_object(o, "global options", NULL);
 		for (unsigned int i = 0; global && i < global->nr; i++)
 			out_str(o, global->key[i], NULL, global->val[i] ? global->val[i] : "");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "parse.h"
 #include "util.h"
@@ -137,6 +138,129 @@ int parse_time_ns(const char *s, uint64_t *out)
 		if (!strcasecmp(end, units[i].name))
 			return mul(v, units[i].ns, out);
 	return -EINVAL;
+}
+
+/* ".FRAC" (up to 9 digits) at @s into ns; the rest of @s in *@end. */
+static int parse_frac(const char *s, int64_t *ns, const char **end)
+{
+	int64_t v = 0, scale = 100000000;
+
+	*ns = 0;
+	*end = s;
+	if (*s != '.')
+		return 0;
+	s++;
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*s); s++) {
+		if (!scale)
+			return -EINVAL;
+		v += (*s - '0') * scale;
+		scale /= 10;
+	}
+	*ns = v;
+	*end = s;
+	return 0;
+}
+
+/* "Z", "+HH:MM", "-HHMM" after a time of day: its offset from UTC in seconds. */
+static int parse_utc_offset(const char *s, long *off)
+{
+	unsigned int h, m;
+	int n = 0;
+
+	if (!strcmp(s, "Z") || !strcmp(s, "z")) {
+		*off = 0;
+		return 0;
+	}
+	if ((*s != '+' && *s != '-') ||
+	    (sscanf(s + 1, "%2u:%2u%n", &h, &m, &n) != 2 &&
+	     sscanf(s + 1, "%2u%2u%n", &h, &m, &n) != 2) ||
+	    s[1 + n] || h > 23 || m > 59)
+		return -EINVAL;
+	*off = (long)(h * 3600 + m * 60) * (*s == '-' ? -1 : 1);
+	return 0;
+}
+
+int parse_wallclock(const char *s, int64_t now_ns, int64_t *out)
+{
+	unsigned int Y, M, D, h, m, sec = 0;
+	struct tm tm = { 0 };
+	const char *rest;
+	int64_t frac;
+	time_t t;
+	int n = 0;
+
+	if (*s == '@') {
+		uint64_t v;
+		char *ip = xstrdup(s + 1), *dot = strchr(ip, '.');
+		int ret;
+
+		if (dot)
+			*dot = 0;
+		ret = parse_u64(ip, &v);
+		if (!ret)
+			ret = parse_frac(s + 1 + strlen(ip), &frac, &rest);
+		free(ip);
+		if (ret || *rest || !isdigit((unsigned char)s[1]) || v > INT64_MAX / 1000000000)
+			return -EINVAL;
+		*out = (int64_t)v * 1000000000 + frac;
+		return 0;
+	}
+	if (sscanf(s, "%4u-%2u-%2u%n", &Y, &M, &D, &n) == 3 && n == 10 &&
+	    (s[10] == 'T' || s[10] == ' ')) {
+		s += 11;
+	} else {
+		/* A time of day alone: today's date, in local time. */
+		time_t now = (time_t)(now_ns / 1000000000);
+		struct tm lt;
+
+		if (!localtime_r(&now, &lt))
+			return -EINVAL;
+		Y = (unsigned int)lt.tm_year + 1900;
+		M = (unsigned int)lt.tm_mon + 1;
+		D = (unsigned int)lt.tm_mday;
+	}
+	n = 0;
+	if (sscanf(s, "%2u:%2u%n", &h, &m, &n) != 2 || n != 5)
+		return -EINVAL;
+	s += 5;
+	if (*s == ':') {
+		n = 0;
+		if (sscanf(s + 1, "%2u%n", &sec, &n) != 1 || n != 2)
+			return -EINVAL;
+		s += 3;
+	}
+	if (parse_frac(s, &frac, &rest))
+		return -EINVAL;
+	if (Y < 1970 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60)
+		return -EINVAL;
+	tm.tm_year = (int)Y - 1900;
+	tm.tm_mon = (int)M - 1;
+	tm.tm_mday = (int)D;
+	tm.tm_hour = (int)h;
+	tm.tm_min = (int)m;
+	tm.tm_sec = (int)sec;
+	if (*rest) {
+		long off;
+
+		if (parse_utc_offset(rest, &off))
+			return -EINVAL;
+		t = timegm(&tm);
+		if (t == (time_t)-1)
+			return -EINVAL;
+		t -= off;
+	} else {
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+		if (t == (time_t)-1)
+			return -EINVAL;
+	}
+	/* mktime()/timegm() normalize: 31 February is not a date. */
+	if (tm.tm_mday != (int)D)
+		return -EINVAL;
+	*out = (int64_t)t * 1000000000 + frac;
+	return 0;
 }
 
 void cpuset_set(struct cpuset *set, unsigned int cpu)

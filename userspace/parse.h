@@ -21,6 +21,12 @@ int parse_u64(const char *s, uint64_t *out);
 int parse_u32_range(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int parse_size(const char *s, uint64_t *out);
 int parse_time_ns(const char *s, uint64_t *out);
+/*
+ * A wall-clock moment (CLOCK_REALTIME, ns since the epoch): "@SECONDS[.FRAC]",
+ * "YYYY-MM-DD[T ]HH:MM[:SS[.FRAC]]" in local time or with "Z"/"+HH:MM", or
+ * "HH:MM[:SS[.FRAC]]" today (local time, as the day is at @now_ns).
+ */
+int parse_wallclock(const char *s, int64_t now_ns, int64_t *out);
 
 /* A set of CPU numbers as a growable bitmap. */
 struct cpuset {

@@ -319,6 +319,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_s64(o, "error", NULL, -j->error, NULL);
 	out_u64(o, "eta", NULL, 0, NULL);
 	out_u64(o, "elapsed", NULL, (j->elapsed + 500000000) / 1000000000, NULL);
+	/* fio's: when the job started, ms since the epoch (blkload merge's window). */
+	if (j->start_ms)
+		out_u64(o, "job_start", NULL, j->start_ms, NULL);
 	out_begin_object(o, "job options", NULL);
 	if (j->opts)
 		for (unsigned int i = 0; i < j->opts->nr; i++)

@@ -4,7 +4,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -103,4 +106,37 @@ void opts_free(struct option *both, const struct option *opts)
 	for (size_t k = n; both[k].name; k++)
 		free((char *)both[k].name);
 	free(both);
+}
+
+uint64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int start_at_wait(int64_t at_ns, volatile sig_atomic_t *stop)
+{
+	struct timespec at = { .tv_sec = at_ns / 1000000000, .tv_nsec = at_ns % 1000000000 };
+	struct timespec now;
+	int64_t left;
+
+	/* A Ctrl-C while the jobs were made. */
+	if (*stop)
+		return 1;
+	clock_gettime(CLOCK_REALTIME, &now);
+	left = at_ns - ((int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	if (left < 0) {
+		fprintf(stderr, "blkload: --start-at: the moment passed %.3f s ago while the jobs were made; nothing started\n",
+			(double)-left / 1e9);
+		return -1;
+	}
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "blkload: starting in %.1f s (--start-at)\n", (double)left / 1e9);
+	/* Absolute: a clock step (NTP) moves the wake-up with the clock. */
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
+		if (*stop)
+			return 1;
+	return *stop ? 1 : 0;
 }

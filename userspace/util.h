@@ -2,7 +2,9 @@
 #ifndef BLKLOAD_UTIL_H
 #define BLKLOAD_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -22,5 +24,15 @@ struct option;
  */
 struct option *opts_both_spellings(const struct option *opts);
 void opts_free(struct option *both, const struct option *opts);
+
+/* The wall clock (CLOCK_REALTIME) in ms since the epoch: reports' job_start. */
+uint64_t wall_ms(void);
+/*
+ * --start-at: sleeps until @at_ns (CLOCK_REALTIME) with everything made;
+ * 0 then, 1 when *@stop was or gets set (Ctrl-C), -1 when the moment
+ * passed while the jobs were made (said on stderr: hosts would not start
+ * together).
+ */
+int start_at_wait(int64_t at_ns, volatile sig_atomic_t *stop);
 
 #endif

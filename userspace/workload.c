@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "parse.h"
 #include "util.h"
@@ -58,6 +59,8 @@ static const struct wopt wopts[] = {
 	  "fio's: IOs between two thinktime stalls (1)" },
 	{ "startdelay", required_argument, OPT_STARTDELAY, "TIME",
 	  "fio's: the job starts this long after the others (s)" },
+	{ "start-at", required_argument, OPT_START_AT, "TIME",
+	  "start at this wall-clock time, for hosts started together: @EPOCH, ISO 8601 or HH:MM[:SS] (within 24h)" },
 	{ "loops", required_argument, OPT_LOOPS, "N",
 	  "fio's: do the job's IO count N times (1)" },
 	{ "buffer_compress_percentage", required_argument, OPT_BUF_COMPRESS, "PCT",
@@ -269,7 +272,7 @@ void workload_usage(FILE *f, const char *cmd)
 			continue;
 		names = opt_names(i);
 		col = fprintf(f, "  %-28s", names);
-		if (col >= 30) {
+		if (col > 30) {
 			fprintf(f, "\n%30s", "");
 			col = 30;
 		}
@@ -824,6 +827,26 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			      w->startdelay_ns > 3600000000000ULL ?
 			      bad_value(opts[idx].name, optarg, "a time such as 2s, up to 1h") : 0;
 			break;
+		case OPT_START_AT: {
+			struct timespec ts;
+			int64_t now;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+			if (parse_wallclock(optarg, now, &w->start_at_ns)) {
+				ret = bad_value(opts[idx].name, optarg,
+						"@EPOCH[.FRAC], YYYY-MM-DDTHH:MM[:SS][Z|+HH:MM] or HH:MM[:SS] (local time)");
+			} else if (w->start_at_ns <= now) {
+				fprintf(stderr, "blkload: --start-at %s: that was %.3f s ago\n", optarg,
+					(double)(now - w->start_at_ns) / 1e9);
+				ret = -1;
+			} else if (w->start_at_ns - now > 86400LL * 1000000000) {
+				fprintf(stderr, "blkload: --start-at %s: %.0f s from now; at most 24 h ahead\n",
+					optarg, (double)(w->start_at_ns - now) / 1e9);
+				ret = -1;
+			}
+			break;
+		}
 		case OPT_LOOPS:
 			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->loops) ?
 			      bad_value(opts[idx].name, optarg, "a number, at least 1") : 0;

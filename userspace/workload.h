@@ -30,7 +30,7 @@ enum {
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
-	OPT_HELP,
+	OPT_START_AT, OPT_HELP,
 };
 
 struct workload;
@@ -49,6 +49,7 @@ struct workload {
 	uint32_t nbs[2], bss[2][BL_GEN_BS_MAX][3];
 	uint32_t bs_max;		/* the largest IO (bs without a split) */
 	uint64_t think_ns, startdelay_ns;	/* fio's thinktime and startdelay */
+	int64_t start_at_ns;	/* --start-at: CLOCK_REALTIME ns, 0: at once */
 	uint32_t think_blocks, loops;	/* 0: fio's default (1) */
 	uint32_t buf_compress, buf_dedupe;	/* percent (fill.h) */
 	bool zero_buffers;

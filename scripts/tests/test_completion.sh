@@ -27,7 +27,7 @@ for w in --rw= --rwmixread= --runtime= --ramp_time= --randseed= --rbdname= --rat
 	grep -qx -- "$w" <<<"$got" || { echo "run --r<TAB>: no $w"; fail=1; }
 done
 got=$(complete_words blkload run --rw rand)
-[[ $got == $'randread\nrandwrite\nrandrw' ]] || { echo "--rw rand<TAB>: $got"; fail=1; }
+[[ $got == $'randread\nrandwrite\nrandrw\nrandtrim' ]] || { echo "--rw rand<TAB>: $got"; fail=1; }
 got=$(complete_words blkload st)
 [[ $got == $'start\nstop\nstats' ]] || { echo "st<TAB>: $got"; fail=1; }
 got=$(complete_words blkload run --)
@@ -43,7 +43,7 @@ got=$(complete_words blkload plot --o)
 got=$(complete_words blkload diff --)
 grep -qx -- --threshold= <<<"$got" || { echo "diff --<TAB>: $got"; fail=1; }
 # Each of them takes, parses and explains every option it completes.
-for c in info stop stats monitor compare diff plot; do
+for c in info stop stats monitor compare diff plot merge; do
 	for o in $(complete_words blkload $c -- | sed 's/=$//' | grep -vx -- --help); do
 		pat=--$(sed 's/^--//; s/[-_]/[-_]/g' <<<"$o")
 		"$bl" $c --help 2>/dev/null | grep -q -- "$pat" ||

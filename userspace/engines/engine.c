@@ -1010,7 +1010,8 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 {
 	struct eng_run run = { .ops = ops, .w = w, .interrupted = interrupted };
 	unsigned int *cpus, ncpus = run_cpus(w, &cpus);
-	int ret = -1;
+	uint64_t start_ms = 0;
+	int ret = -1, late = 0;
 
 	if (!ncpus) {
 		fprintf(stderr, "blkload: no CPU to run on\n");
@@ -1115,6 +1116,14 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 		pthread_attr_destroy(&attr);
 	}
 	pthread_barrier_wait(&run.start);
+	/* --start-at: every thread ready; a late or interrupted start ends the jobs at once. */
+	if (w->start_at_ns) {
+		late = start_at_wait(w->start_at_ns, interrupted);
+		if (late)
+			for (unsigned int i = 0; i < run.nr_jobs; i++)
+				job_end(&run.jobs[i], BLKLOAD_REASON_STOPPED);
+	}
+	start_ms = wall_ms();
 	run.start_ns = eng_now_ns();
 	pthread_barrier_wait(&run.start);
 	/* Ctrl-C ends every job; the threads see it within 50 ms. */
@@ -1136,8 +1145,15 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 	for (unsigned int c = 0; c < ncpus; c++)
 		pthread_join(run.threads[c].tid, NULL);
 	pthread_barrier_destroy(&run.start);
-	for (unsigned int i = 0; i < run.nr_jobs; i++)
+	for (unsigned int i = 0; i < run.nr_jobs; i++) {
 		job_fill(&run, i, cpus, ncpus, &jobs[i]);
+		jobs[i].start_ms = start_ms;
+	}
+	if (late) {
+		for (unsigned int i = 0; i < run.nr_jobs; i++)
+			job_clear(&jobs[i]);
+		goto out;
+	}
 	for (unsigned int c = 0; c < ncpus; c++)
 		if (run.threads[c].error)
 			fprintf(stderr, "blkload: %s on CPU %u: %s\n", ops->name, run.threads[c].cpu,

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 
@@ -161,6 +162,54 @@ TEST(cpulist_large_and_bad)
 	/* The earlier set survives failed parses. */
 	EXPECT_EQ(4, cpuset_count(&s));
 	cpuset_free(&s);
+}
+
+/* --start-at: epoch, ISO 8601 with or without an offset, a time of day. */
+TEST(wallclock)
+{
+	/* 2026-12-01 07:00:00 UTC */
+	const int64_t now = 1796108400LL * 1000000000;
+	int64_t t = 42;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	ASSERT_EQ(0, parse_wallclock("@1796108400", now, &t));
+	EXPECT_EQ(now, t);
+	ASSERT_EQ(0, parse_wallclock("@1796108400.25", now, &t));
+	EXPECT_EQ(now + 250000000, t);
+	ASSERT_EQ(0, parse_wallclock("2026-12-01T07:30:00Z", now, &t));
+	EXPECT_EQ(now + 1800LL * 1000000000, t);
+	ASSERT_EQ(0, parse_wallclock("2026-12-01T08:30:00+01:00", now, &t));
+	EXPECT_EQ(now + 1800LL * 1000000000, t);
+	ASSERT_EQ(0, parse_wallclock("2026-12-01T06:30:00.5-0100", now, &t));
+	EXPECT_EQ(now + 1800LL * 1000000000 + 500000000, t);
+	ASSERT_EQ(0, parse_wallclock("2026-12-01 07:30", now, &t));
+	EXPECT_EQ(now + 1800LL * 1000000000, t);
+	/* A time of day is today's, in the local zone. */
+	ASSERT_EQ(0, parse_wallclock("07:00:10", now, &t));
+	EXPECT_EQ(now + 10LL * 1000000000, t);
+	setenv("TZ", "UTC-2", 1);	/* POSIX: two hours east of UTC */
+	tzset();
+	ASSERT_EQ(0, parse_wallclock("09:00:10", now, &t));
+	EXPECT_EQ(now + 10LL * 1000000000, t);
+	ASSERT_EQ(0, parse_wallclock("2026-12-01T09:30:00", now, &t));
+	EXPECT_EQ(now + 1800LL * 1000000000, t);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	t = 42;
+	EXPECT_EQ(-EINVAL, parse_wallclock("", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("@", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("@12x", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("@1.", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("@1.1234567891", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("7:30", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("25:00", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("2026-02-31T07:00:00Z", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("2026-12-01T07:00:00Q", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("2026-12-01T07:00:00+25:00", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("2026-12-01", now, &t));
+	EXPECT_EQ(-EINVAL, parse_wallclock("tomorrow", now, &t));
+	EXPECT_EQ(42, t);
 }
 
 TEST_HARNESS_MAIN
