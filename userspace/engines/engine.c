@@ -205,6 +205,71 @@ static void verify_reap(const struct workload *w, struct eng_queue *q, struct en
 	}
 }
 
+/*
+ * verify's read-back pass, as the module's: once every queue of the run has
+ * finished its workload on its own (runtime or IO count; not a stop or an
+ * error), every unit the map knows written is read back and checked. It
+ * runs after the threads, outside the statistics, the elapsed time and the
+ * client CPU window; its reads go through the job's O_DIRECT fd (librbd:
+ * rbd_read), runs of up to 1 MiB of units, checked unit by unit. Units in
+ * the map's "unknown" state (a write refused or failed) are not read.
+ */
+static void readback(const struct eng_run *run, struct eng_job *job)
+{
+	const struct workload *w = run->w;
+	uint64_t chunk = (1 << 20) / w->bs ? (1 << 20) / w->bs : 1, u = 0, n;
+	struct eng_queue *q = &job->queues[0];
+	unsigned char *buf;
+	int ret;
+
+	if (posix_memalign((void **)&buf, 4096, chunk * w->bs)) {
+		job_error(job, -ENOMEM);
+		return;
+	}
+	while (u < job->vunits) {
+		/* A run of units that were written and are known. */
+		while (u < job->vunits && !bl_vmap_checkable(job->vmap[u], job->vmap[u]))
+			u++;
+		for (n = 0; u + n < job->vunits && n < chunk &&
+		     bl_vmap_checkable(job->vmap[u + n], job->vmap[u + n]); n++)
+			;
+		if (!n)
+			break;
+		if (run->ops->read_sync)
+			ret = run->ops->read_sync(job, w->offset + u * w->bs, n * w->bs, buf);
+		else
+			ret = pread(job->fd, buf, n * w->bs, (off_t)(w->offset + u * w->bs)) ==
+			      (ssize_t)(n * w->bs) ? 0 : -EIO;
+		if (ret) {
+			job_error(job, ret);
+			break;
+		}
+		for (uint64_t k = 0; k < n; k++) {
+			unsigned char *p = buf + k * w->bs;
+			uint64_t off = w->offset + (u + k) * w->bs, want, got;
+			uint32_t crc;
+			int what;
+
+			q->vchecked++;
+			what = bl_verify_check_hdr(p, off, w->randseed, bl_vmap_gen(job->vmap[u + k]),
+						   w->bs, job->nonce, &want, &got);
+			crc = bl_verify_hdr_crc(p);
+			bl_verify_set_crc(p, 0);
+			if (what == BL_VERIFY_OK) {
+				want = crc;
+				got = ~crc32c(~0U, p, w->bs);
+				if (want != got)
+					what = BL_VERIFY_BAD_CRC;
+			}
+			if (what != BL_VERIFY_OK)
+				verify_fail(q, off, what, want, got);
+		}
+		job->vreadback += n;
+		u += n;
+	}
+	free(buf);
+}
+
 static bool sequential(uint32_t rw)
 {
 	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW ||
@@ -916,6 +981,7 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	}
 	if (job->reason)
 		j->reason = job->reason;
+	j->vreadback = job->vreadback;
 	j->elapsed = last > first ? last - first : 0;
 	j->ramp_done = true;
 }
@@ -972,11 +1038,6 @@ static bool engine_refuses(const struct engine_ops *ops, const struct workload *
 	}
 	if (w->verify && (uint64_t)w->iodepth * nr_queues >= BL_VMAP_WRITERS) {
 		fprintf(stderr, "blkload: --verify: at most 16382 IOs in flight (iodepth x CPUs)\n");
-		return true;
-	}
-	if (w->verify && !w->no_readback && (workload_writes(w) || w->rwmixtrim || trim_only(w->rw))) {
-		fprintf(stderr, "blkload: --engine %s has no read-back pass (the module has): add --do_verify=0, or read the region back with a --verify read run\n",
-			ops->name);
 		return true;
 	}
 	if (w->zero_buffers && (w->buf_compress || w->buf_dedupe)) {
@@ -1145,6 +1206,14 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 	for (unsigned int c = 0; c < ncpus; c++)
 		pthread_join(run.threads[c].tid, NULL);
 	pthread_barrier_destroy(&run.start);
+	/* verify: the jobs that ended on their own read their units back. */
+	for (unsigned int i = 0; i < run.nr_jobs; i++) {
+		struct eng_job *job = &run.jobs[i];
+
+		if (w->verify && !w->no_readback && job->vmap && !job->reason && !late &&
+		    !*interrupted)
+			readback(&run, job);
+	}
 	for (unsigned int i = 0; i < run.nr_jobs; i++) {
 		job_fill(&run, i, cpus, ncpus, &jobs[i]);
 		jobs[i].start_ms = start_ms;

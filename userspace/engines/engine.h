@@ -99,6 +99,7 @@ struct eng_job {
 	uint64_t vunits;
 	uint32_t nonce;
 	unsigned int nvrep;	/* failures reported so far (atomic; may pass 16) */
+	uint64_t vreadback;	/* units the read-back pass read */
 	struct { uint64_t off, want, got; uint32_t what; } vrep[16];
 };
 
@@ -140,6 +141,11 @@ struct engine_ops {
 	 */
 	int (*reap)(struct eng_thread *t, struct eng_slot **done, unsigned int max, bool wait,
 		    uint64_t timeout_ns);
+	/*
+	 * verify's read-back pass: reads @len bytes at @off into @buf, whole
+	 * or a negative errno. NULL: pread() on the job's O_DIRECT fd.
+	 */
+	int (*read_sync)(struct eng_job *job, uint64_t off, size_t len, void *buf);
 };
 
 struct eng_run {

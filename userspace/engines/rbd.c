@@ -48,6 +48,7 @@
 			       rbd_completion_t))				\
 	X(rbd_aio_discard, int, (rbd_image_t, uint64_t, uint64_t, rbd_completion_t)) \
 	X(rbd_aio_get_return_value, ssize_t, (rbd_completion_t))		\
+	X(rbd_read, ssize_t, (rbd_image_t, uint64_t, size_t, char *))		\
 	X(rbd_aio_release, void, (rbd_completion_t))
 
 #define RBD_PTR(name, ret, args) ret (*name) args;
@@ -316,6 +317,15 @@ static int rbd_reap(struct eng_thread *t, struct eng_slot **done, unsigned int m
 	return (int)n;
 }
 
+/* verify's read-back pass: a plain synchronous read of the image. */
+static int rbd_read_sync(struct eng_job *job, uint64_t off, size_t len, void *buf)
+{
+	struct rbd_job *rj = job->priv;
+	ssize_t n = lib.rbd_read(rj->image, off, len, buf);
+
+	return n < 0 ? (int)n : (size_t)n == len ? 0 : -EIO;
+}
+
 const struct engine_ops eng_librbd = {
 	.name = "librbd",
 	.help = "Ceph librbd, rbd_aio_* on --pool/--rbdname (fio's rbd engine)",
@@ -328,4 +338,5 @@ const struct engine_ops eng_librbd = {
 	.thread_exit = rbd_thread_exit,
 	.submit = rbd_submit,
 	.reap = rbd_reap,
+	.read_sync = rbd_read_sync,
 };
