@@ -17,7 +17,7 @@ bl_require_root
 bl_require_cmd blkload python3 dmsetup
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 14
 bl_mark start
 bl_load
 bl_brd 16384
@@ -137,6 +137,32 @@ timed() {
 		'j["read"]["total_ios"] == 0' 'j["elapsed_ns"] < 1.6e9'
 }
 bl_check "read-back after a 1 s write through slow reads: the run is longer, elapsed is the write's" timed
+
+# A stop in the middle of the read-back pass (reads slowed to 50 ms: the
+# pass of 256 units at iodepth 4 takes over 3 s): the job ends at once, its
+# pass cut short, nothing left behind.
+stop_pass() {
+	local slow id t0 t1
+	echo "0 $(blockdev --getsz $dev) delay $dev 0 50 $dev 0 0" |
+		dmsetup create bl_vslow --noudevsync || return 1
+	slow=/dev/mapper/bl_vslow
+	[[ -b $slow ]] || slow=/dev/$(dmsetup info -c --noheadings -o blkdevname bl_vslow)
+	id=$(blkload -j start --dev "$slow" --bs 4k --cpus 0 --size 1m --rw randwrite \
+		--iodepth 4 --runtime 1 --allow-write --verify crc32c --zero_buffers |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])') ||
+		{ dmsetup remove --noudevsync bl_vslow; return 1; }
+	sleep 2
+	t0=$(bl_ms)
+	blkload -j stop "$id" >"$tmp/out.json" 2>"$tmp/out.err"
+	t1=$(bl_ms)
+	bl_wait 50 bl_clean_now
+	dmsetup remove --noudevsync bl_vslow
+	echo "# stopped $((t1 - t0)) ms after the stop, 2 s into the run"
+	((t1 - t0 < $(bl_ms_scaled 3000))) || return 1
+	vjson 'j["state"] == "done"' 'v["errors"] == 0' '0 < v["readback"] < 250' \
+		'j["elapsed_ns"] < 1.6e9' && bl_clean
+}
+bl_check "a stop during the read-back pass: done at once, the pass cut short, nothing left" stop_pass
 
 # A map of 32768 units (512-byte units) on 2 CPUs, 300 writes: each queue's
 # pass looks far past its last written unit, and still ends.
