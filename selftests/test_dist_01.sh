@@ -32,6 +32,8 @@ bl_trace_dev nullb0
 
 # 1 GiB in 16 KiB blocks: 65536, and as many IOs, as fio-genzipf counts.
 N=65536
+# The debug lane: half the IOs (shares still within a few tenths of a point).
+((BL_SCALE > 1)) && N=32768
 # The sectors of the bios "$@" queues on nullb0, one per line, into $tmp/$1.
 sectors() {
 	local out=$1
@@ -89,8 +91,13 @@ fio_zipf() {
 		--random_distribution=zipf:1.2 --norandommap --randrepeat=0 &&
 		shares zipf 1.2 fio
 }
-bl_check "real fio zipf:1.2 on the same device gives the same table (the test measures alike)" \
-	fio_zipf
+if ((BL_SCALE > 1)); then
+	# It checks the test, not the kernel: the 6.1 lane runs it.
+	ktap_test_skip "real fio zipf:1.2 gives the same table (debug lane: the 6.1 lane checks the test)"
+else
+	bl_check "real fio zipf:1.2 on the same device gives the same table (the test measures alike)" \
+		fio_zipf
+fi
 
 same_offsets() {
 	sectors uring blkload run --engine io_uring --dev /dev/nullb0 --rw randread --bs 16k \
