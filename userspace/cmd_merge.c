@@ -22,6 +22,7 @@
 
 #include "blkload.h"
 #include "cmpres.h"
+#include "jsonget.h"
 #include "out.h"
 #include "util.h"
 #include "workload.h"
@@ -60,29 +61,6 @@ static void usage(FILE *f)
 		"  --percentile_list P:P     percentiles to report (fio's default list)\n"
 		"\n"
 		"Exit status: 0, 1 when an input cannot be merged (said why), 2 bad usage.\n");
-}
-
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static double get_d(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	return v ? json_object_get_double(v) : 0;
-}
-
-static uint64_t get_u(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	return v ? (uint64_t)json_object_get_int64(v) : 0;
 }
 
 /* One latency of one direction, merged over the hosts. */

@@ -18,6 +18,7 @@
 #include <blkload/hist.h>
 
 #include "cmpres.h"
+#include "jsonget.h"
 #include "out.h"
 #include "util.h"
 
@@ -85,22 +86,6 @@ char *cmp_bs_name(uint64_t bs)
 		i++;
 	}
 	return i < 0 ? xasprintf("%" PRIu64, bs) : xasprintf("%" PRIu64 "%c", bs, sfx[i]);
-}
-
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-static double get_d(struct json_object *o, const char *key)
-{
-	struct json_object *v = get(o, key);
-
-	return v ? json_object_get_double(v) : 0;
 }
 
 /* Adds the bins of one direction ({"midpoint ns": count}) to @hist. */
