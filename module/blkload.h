@@ -99,7 +99,8 @@ struct bl_slot {
 	struct bio bio;
 	struct bl_queue *q;
 	struct llist_node node;	/* on bl_queue.done once completed */
-	struct bl_slot *batch_next;	/* the bios of one plug, to stamp after its flush */
+	/* The bios of one plug, or of one poll's batch, to stamp once after it. */
+	struct bl_slot *batch_next;
 	u64 off;		/* byte offset of its IO */
 	u64 sched_ns;		/* rate limit: when it was due */
 	u64 submit_ns;		/* before its first submit_bio() */
@@ -137,6 +138,9 @@ struct bl_worker {
 	struct completion offline_ack;
 	u64 runtime_seen;		/* sum_exec_runtime already split over queues */
 	unsigned long ctx_seen;		/* context switches (nvcsw + nivcsw) likewise */
+	/* worker only: a poll's batch being ended, its bios (bl_queue_poll()) */
+	bool poll_batch;
+	struct bl_slot *poll_batch_slots;
 	struct list_head stop_node;	/* on a local list, to stop after unlocking */
 };
 
@@ -176,11 +180,6 @@ struct bl_queue {
 	bool nowait;		/* submit with REQ_NOWAIT */
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
-	/*
-	 * While the worker ends a batch its poll found done: the time the
-	 * poll returned, every bio of the batch's completion time (0: none).
-	 */
-	u64 poll_done_ns;
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
 	/*
 	 * Rate limit: this queue's share of the job's IOPS, the time the next

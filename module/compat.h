@@ -184,19 +184,15 @@ static inline void bl_bio_no_cookie(struct bio *bio)
 
 /*
  * Polls for @bio's hardware queue; what it completes is ended as one batch
- * (tags and accounting together), as io_uring's polling does. *@done_ns is
- * the time the poll found them done while the batch is being ended.
+ * (tags and accounting together), as io_uring's polling does.
  */
-static inline int bl_bio_poll(struct bio *bio, u64 *done_ns)
+static inline int bl_bio_poll(struct bio *bio)
 {
 	DEFINE_IO_COMP_BATCH(iob);
 	int ret = bio_poll(bio, &iob, 0);
 
-	if (iob.complete) {
-		*done_ns = ktime_get_ns();
+	if (iob.complete)
 		iob.complete(&iob);
-		*done_ns = 0;
-	}
 	return ret;
 }
 #else
@@ -205,7 +201,7 @@ static inline void bl_bio_no_cookie(struct bio *bio)
 {
 }
 
-static inline int bl_bio_poll(struct bio *bio, u64 *done_ns)
+static inline int bl_bio_poll(struct bio *bio)
 {
 	return 0;
 }

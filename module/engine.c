@@ -16,7 +16,9 @@
  * default batch of 1 each bio is submitted on its own, without a plug, so
  * every counted IO reaches the driver as its own request. A larger batch
  * submits up to that many bios under one plug: they wait for the plug's
- * flush (inside their latency) and may merge there.
+ * flush (inside their latency) and may merge there (polled bios do not:
+ * each needs its own request to be polled). A polled batch's completions
+ * are stamped once, after the poll ended the whole batch.
  *
  * Writes carry REQ_SYNC | REQ_IDLE, as O_DIRECT writes do, so that writeback
  * throttling does not treat them as background writeback.
@@ -58,12 +60,17 @@ static void bl_end_io(struct bio *bio)
 	struct task_struct *task = q->worker->task;
 
 	/*
-	 * A batch a poll found done (ended in the worker's own context) was
-	 * complete when the poll returned: one clock read for all of it.
+	 * A batch the worker's poll found done and is ending now: stamped once,
+	 * when the whole batch has been ended (bl_queue_poll()), as a reap.
 	 */
-	if (!q->job->p.no_lat)
-		slot->done_ns = task == current && in_task() && q->poll_done_ns ?
-				q->poll_done_ns : ktime_get_ns();
+	if (!q->job->p.no_lat) {
+		if (task == current && in_task() && q->worker->poll_batch) {
+			slot->batch_next = q->worker->poll_batch_slots;
+			q->worker->poll_batch_slots = slot;
+		} else {
+			slot->done_ns = ktime_get_ns();
+		}
+	}
 	slot->status = bio->bi_status;
 	/*
 	 * Once the slot is on the list the queue may drain, finish and be
@@ -631,9 +638,11 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 	if (job->p.verify && !again)
 		bl_verify_prep(job, slot);
 	/*
-	 * Polled: each bio its own request, reaped by its own poll; the merge
-	 * attempt (the software queue's lock, for a random IO that never
-	 * merges) is skipped, as a block driver's polled IO would.
+	 * Polled: each bio its own request. Only a request's first bio gets
+	 * the poll cookie: a polled bio merged into another request could not
+	 * be polled by its own cookie. So polled bios never merge (a
+	 * sequential --hipri job with batch > 1 sends one request per bio,
+	 * where fio's io_uring may merge).
 	 */
 	if (data && q->polled)
 		opf |= BL_REQ_POLLED | REQ_NOMERGE;
@@ -811,7 +820,6 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	unsigned int n = q->nr_free + q->nr_retry, batch = job->p.batch, i;
 	bool no_lat = job->p.no_lat;
 	struct blk_plug plug;
-	u64 t = 0;	/* the last clock read of this pass */
 
 	if (q->ramp_done && !q->vpass)
 		n = min_t(u64, n, q->limit - q->issued);
@@ -880,15 +888,9 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				q->issued++;
 			WRITE_ONCE(q->inflight, q->inflight + 1);
 			slot->busy = true;
-			/*
-			 * From its first attempt: a refused bio's wait is in its
-			 * latency. A read or trim is timed from before it was
-			 * prepared (the clock read after the bio before it, when
-			 * there was one: a bio_reset() later, one read fewer); a
-			 * write from after its data was copied, as fio's.
-			 */
+			/* From its first attempt: a refused bio's wait is in its latency. */
 			if (!no_lat && !again)
-				slot->submit_ns = t && slot->op != BL_WRITE ? t : ktime_get_ns();
+				slot->submit_ns = ktime_get_ns();
 			submit_bio(&slot->bio);
 			/*
 			 * Ours until reaped by this worker, completed or not. A
@@ -901,7 +903,6 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				plugged = slot;
 			} else {
 				slot->sent_ns = ktime_get_ns();
-				t = slot->sent_ns;
 			}
 		}
 		if (plugging) {
@@ -909,7 +910,6 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 
 			blk_finish_plug(&plug);
 			sent = no_lat ? 0 : ktime_get_ns();
-			t = sent;
 			for (; plugged; plugged = plugged->batch_next)
 				plugged->sent_ns = sent;
 		}
@@ -1036,7 +1036,25 @@ static bool bl_queue_poll(struct bl_queue *q)
 		if (++q->poll_pos == n)
 			q->poll_pos = 0;
 		if (slot->busy && (slot->bio.bi_opf & BL_REQ_POLLED)) {
-			bl_bio_poll(&slot->bio, &q->poll_done_ns);
+			struct bl_worker *w = q->worker;
+			struct bl_slot *s;
+			u64 now;
+
+			/*
+			 * The batch's completions are timed once, after the
+			 * batch was ended (tags freed, bios ended), as a reap
+			 * of io_uring's is: one clock read for all of them.
+			 */
+			w->poll_batch = true;
+			w->poll_batch_slots = NULL;
+			bl_bio_poll(&slot->bio);
+			w->poll_batch = false;
+			s = w->poll_batch_slots;
+			if (s) {
+				now = ktime_get_ns();
+				for (; s; s = s->batch_next)
+					s->done_ns = now;
+			}
 			return true;
 		}
 	}
