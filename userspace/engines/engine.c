@@ -116,6 +116,7 @@ static void write_data(const struct workload *w, const struct eng_job *job, stru
 }
 
 static void job_error(struct eng_job *job, int err);
+static void job_end(struct eng_job *job, uint32_t reason);
 
 /*
  * verify, as the module does it (include/blkload/verify.h): when an IO is
@@ -211,18 +212,23 @@ static void verify_reap(const struct workload *w, struct eng_queue *q, struct en
  * error), every unit the map knows written is read back and checked. It
  * runs after the threads, outside the statistics, the elapsed time and the
  * client CPU window; its reads go through the job's O_DIRECT fd (librbd:
- * rbd_read), runs of up to 1 MiB of units, checked unit by unit. Units in
- * the map's "unknown" state (a write refused or failed) are not read.
+ * rbd_read), runs of up to 1 MiB of units, one at a time, checked unit by
+ * unit. Units in the map's "unknown" state (a write refused or failed) are
+ * not read. Ctrl-C stops it (the job then ends as stopped); a read error
+ * is the job's error and a read error counted, and ends the pass unless
+ * continue_on_error covers reads (then that run is skipped).
  */
 static void readback(const struct eng_run *run, struct eng_job *job)
 {
 	const struct workload *w = run->w;
 	uint64_t chunk = (1 << 20) / w->bs ? (1 << 20) / w->bs : 1, u = 0, n;
+	size_t align = job->lbs > 4096 ? job->lbs : 4096;
 	struct eng_queue *q = &job->queues[0];
 	unsigned char *buf;
+	ssize_t nread;
 	int ret;
 
-	if (posix_memalign((void **)&buf, 4096, chunk * w->bs)) {
+	if (posix_memalign((void **)&buf, align, chunk * w->bs)) {
 		job_error(job, -ENOMEM);
 		return;
 	}
@@ -235,14 +241,25 @@ static void readback(const struct eng_run *run, struct eng_job *job)
 			;
 		if (!n)
 			break;
-		if (run->ops->read_sync)
+		if (*run->interrupted) {
+			job_end(job, BLKLOAD_REASON_STOPPED);
+			break;
+		}
+		if (run->ops->read_sync) {
 			ret = run->ops->read_sync(job, w->offset + u * w->bs, n * w->bs, buf);
-		else
-			ret = pread(job->fd, buf, n * w->bs, (off_t)(w->offset + u * w->bs)) ==
-			      (ssize_t)(n * w->bs) ? 0 : -EIO;
+		} else {
+			nread = pread(job->fd, buf, n * w->bs, (off_t)(w->offset + u * w->bs));
+			ret = nread < 0 ? -errno : nread != (ssize_t)(n * w->bs) ? -EIO : 0;
+		}
 		if (ret) {
 			job_error(job, ret);
-			break;
+			q->st[OP_READ].errors++;
+			if (!(w->coe & BLKLOAD_COE_READ)) {
+				job_end(job, BLKLOAD_REASON_ERROR);
+				break;
+			}
+			u += n;
+			continue;
 		}
 		for (uint64_t k = 0; k < n; k++) {
 			unsigned char *p = buf + k * w->bs;
