@@ -13,9 +13,12 @@ ksrc=$("$top/scripts/ksrc.sh")
 kdir=${KDIR:-}
 if [[ -z $kdir ]]; then
 	kdir=/lib/modules/$(uname -r)/build
+	# (if, not &&: the loop must not fail on headers without an image: pipefail)
 	[[ -f $kdir/Makefile ]] || kdir=$(for b in /lib/modules/*/build; do
 		v=${b#/lib/modules/}
-		[[ -f /boot/vmlinuz-${v%/build} ]] && echo "$b"
+		if [[ -f /boot/vmlinuz-${v%/build} ]]; then
+			echo "$b"
+		fi
 	done | sort -V | tail -1)
 fi
 kver=$(cat "$kdir/include/config/kernel.release")
