@@ -42,6 +42,16 @@ bl_require_root() {
 	fi
 }
 
+# The debug lane (KASAN, lockdep, kmemleak) is for the kernel's paths: a
+# test whose subject is the CLI, userspace or another tool skips there,
+# saying so (the 6.1 lane runs it).
+bl_not_on_debug_lane() {
+	if ((${BL_SCALE:-1} > 1)); then
+		ktap_skip_all "debug lane: $1; the 6.1 lane runs it"
+		exit "$BL_SKIP"
+	fi
+}
+
 bl_require_cmd() {
 	local c
 	for c in "$@"; do

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "the CLI under valgrind (userspace)"
 bl_require_cmd blkload valgrind python3
 
 ktap_print_header

@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "the userspace engines"
 bl_require_cmd blkload python3 valgrind
 
 ktap_print_header

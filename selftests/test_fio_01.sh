@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "reports as fio consumers read them (userspace)"
 bl_require_cmd blkload python3 fio fio_jsonplus_clat2csv
 
 ktap_print_header

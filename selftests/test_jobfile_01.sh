@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "fio job files (CLI parsing)"
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
