@@ -32,8 +32,6 @@ bl_trace_dev nullb0
 
 # 1 GiB in 16 KiB blocks: 65536, and as many IOs, as fio-genzipf counts.
 N=65536
-# The debug lane: half the IOs (shares still within a few tenths of a point).
-((BL_SCALE > 1)) && N=32768
 # The sectors of the bios "$@" queues on nullb0, one per line, into $tmp/$1.
 sectors() {
 	local out=$1

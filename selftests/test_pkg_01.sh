@@ -11,6 +11,8 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+# DKMS builds under KASAN and emulation take over the runner's 10 minutes.
+bl_not_on_debug_lane "packaging and DKMS builds"
 bl_require_cmd dkms dpkg make modinfo
 
 kver=$(uname -r)
