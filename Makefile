@@ -15,6 +15,7 @@
 #   make deps            install every Debian package build, tests and demo need
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
 #   make check-debug     the guest selftests on a KASAN/lockdep/kmemleak 6.12 kernel
+#   make check-fresh     make demo and make check on a fresh Debian 12 root (mmdebstrap)
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
 #   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
@@ -22,15 +23,24 @@
 #
 # Kbuild reads the file named Kbuild, so this Makefile is only the user's entry point.
 
-# Default kernel tree: the running kernel's, else the newest installed one
-# that has a kernel image too (the test guest boots it; headers alone, such
-# as the build matrix's rt ones, are not picked).
-# (Headers alone, in a container: the newest of them.)
-KERNELS_WITH_IMAGE := $(foreach b,$(wildcard /lib/modules/*/build),$(if $(wildcard /boot/vmlinuz-$(patsubst /lib/modules/%/build,%,$(b))),$(b)))
-KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build),$(shell printf '%s\n' $(or $(KERNELS_WITH_IMAGE),$(wildcard /lib/modules/*/build)) | sort -V | tail -1))
-# The release modules of KDIR install under: its UTS_RELEASE (Debian's
-# headers say "6.1.192" in kernel.release for 6.1.0-57-amd64), else kernel.release.
-KVER ?= $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null))
+# KDIR (the kernel tree to build against) and KVER (the release its modules
+# install under) are found when a recipe uses them (scripts/kdir.sh says
+# how), not when this file is read: "make demo" and "make deps" install the
+# headers in the same run, and a value fixed before that would be empty. An
+# empty KDIR or KVER, from the environment or the command line, counts as
+# unset; only a value the user gave is exported to scripts and sub-makes.
+ifeq ($(strip $(KDIR)),)
+override KDIR = $(shell $(CURDIR)/scripts/kdir.sh)
+unexport KDIR
+else
+export KDIR
+endif
+ifeq ($(strip $(KVER)),)
+override KVER = $(shell $(CURDIR)/scripts/kdir.sh --kver $(KDIR))
+unexport KVER
+else
+export KVER
+endif
 DESTDIR ?=
 SBINDIR ?= /usr/local/sbin
 MANDIR ?= /usr/local/share/man
@@ -39,13 +49,13 @@ BUILD ?= $(CURDIR)/build
 
 SPEC := Documentation/netlink/specs/blkload.yaml
 GEN := include/uapi/linux/blkload.h module/nl_gen.c module/nl_gen.h userspace/nl_names.h
-KCOMPAT_DIR := $(CURDIR)/.kcompat/$(KVER)
+KCOMPAT_DIR = $(CURDIR)/.kcompat/$(KVER)
 
-export KDIR KVER BUILD
+export BUILD
 
 .PHONY: all module userspace clean clean-module install uninstall man deb dkms-install \
 	dkms-uninstall deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench check-debug demo matrix
+	checkpatch sparse unit selftests vm kcompat bench check-debug check-fresh demo matrix
 
 all: module userspace
 
@@ -123,7 +133,7 @@ checkpatch:
 	scripts/lint.sh checkpatch
 
 sparse: kcompat
-	scripts/lint.sh sparse
+	KDIR=$(KDIR) scripts/lint.sh sparse
 
 selftests: all
 	$(MAKE) -C selftests
@@ -144,6 +154,9 @@ check:
 
 check-debug:
 	@scripts/check-debug.sh
+
+check-fresh:
+	@scripts/check-fresh.sh
 
 matrix:
 	scripts/build-matrix.sh

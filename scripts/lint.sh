@@ -9,19 +9,13 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ksrc=$("$top/scripts/ksrc.sh")
-# As the Makefile: the running kernel's tree, else the newest with an image.
+# As the Makefile: KDIR if given, else the tree scripts/kdir.sh finds.
 kdir=${KDIR:-}
-if [[ -z $kdir ]]; then
-	kdir=/lib/modules/$(uname -r)/build
-	# (if, not &&: the loop must not fail on headers without an image: pipefail)
-	[[ -f $kdir/Makefile ]] || kdir=$(for b in /lib/modules/*/build; do
-		v=${b#/lib/modules/}
-		if [[ -f /boot/vmlinuz-${v%/build} ]]; then
-			echo "$b"
-		fi
-	done | sort -V | tail -1)
+if [[ -z $kdir ]] && ! kdir=$("$top/scripts/kdir.sh"); then
+	echo "lint: no kernel build tree; run 'make deps' or set KDIR=" >&2
+	exit 1
 fi
-kver=$(cat "$kdir/include/config/kernel.release")
+kver=$("$top/scripts/kdir.sh" --kver "$kdir")
 kfiles=(module/*.c module/*.h include/uapi/linux/blkload.h include/blkload/*.h)
 kfiles=("${kfiles[@]/module\/blkload.mod.c/}")
 
