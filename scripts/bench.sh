@@ -35,10 +35,8 @@ out=${BENCH_OUT:-$top/build/bench/result.json}
 mkdir -p "$(dirname "$out")"
 export PATH=$top/userspace:$PATH
 
-if ! lsmod | grep -q '^blkload '; then
-	# insmod does not load dependencies: verify's crc32c first.
-	modprobe libcrc32c
-	insmod "$top/module/blkload.ko"
+if [[ ! -d /sys/module/blkload ]]; then
+	"$top/scripts/load-module.sh"
 fi
 modprobe -r null_blk 2>/dev/null || true
 modprobe null_blk nr_devices=128 gb=16 irqmode=0 memory_backed=0 submit_queues=2

@@ -14,11 +14,11 @@ echo "demo: starting a one-node Ceph cluster (mon + memstore OSD)"
 "$top/scripts/ceph-mini" start -n 0 -s 256M >/dev/null
 export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
 for i in 0 1; do rbd create "rbd/demo$i" --size 128M; done
-# Installed (the test lanes) or from this tree (make demo); unloaded after
-# only when loaded here.
+# This tree's module, with its dependencies (scripts/load-module.sh), unless
+# one is loaded already; unloaded after only when loaded here.
 loaded=0
 if [[ ! -d /sys/module/blkload ]]; then
-	modprobe blkload 2>/dev/null || insmod "$top/module/blkload.ko"
+	"$top/scripts/load-module.sh"
 	loaded=1
 fi
 echo "demo: blkload compare over rbd/demo0 and rbd/demo1 (prefilled first)"

@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside the test guest: install the freshly built module and CLI into the
-# guest's (throw-away) root, then run the installed kselftest collection.
+# Inside the test guest: run the installed kselftest collection the way a
+# user of the tree runs blkload: nothing of it installed (tests load the
+# tree's module with its dependencies, scripts/load-module.sh), the tree's
+# CLI last on PATH, so that an installed one (test_install_01, test_pkg_01)
+# is found first.
 #   guest-selftests.sh [run_kselftest.sh options, default: -c blkload]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kver=$(uname -r)
 
-install -D -m 0644 "$top/module/blkload.ko" "/lib/modules/$kver/extra/blkload.ko"
-depmod -a "$kver"
-install -D -m 0755 "$top/userspace/blkload" /usr/local/sbin/blkload
+[[ -f $top/module/blkload.ko && -x $top/userspace/blkload ]] ||
+	{ echo "guest-selftests: build first (make)" >&2; exit 1; }
+export PATH=$PATH:$top/userspace
 export BLKLOAD_TOP=$top
 # A debug kernel: only leaks made from here on count (test_leak_99.sh).
 if [[ -w /sys/kernel/debug/kmemleak ]]; then

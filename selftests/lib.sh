@@ -3,8 +3,11 @@
 #
 # Common helpers of the blkload selftests. Each test sources this file, then
 # uses the kernel's ktap_helpers.sh through it. Tests run as root in the
-# test guest (scripts/vm), with blkload installed there (modprobe blkload,
-# blkload on PATH); BLKLOAD_TOP names the checkout for scripts/.
+# test guest (scripts/vm) the way a user of the tree runs blkload: nothing
+# of it installed, the tree's module loaded with its dependencies
+# (scripts/load-module.sh, bl_load), the tree's CLI last on PATH;
+# BLKLOAD_TOP names the checkout. The install paths have tests of their own
+# (test_install_01, test_pkg_01).
 
 BL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 for f in "$BL_DIR/../kselftest/ktap_helpers.sh" "${KSFT_HELPERS:-}"; do
@@ -67,11 +70,18 @@ bl_loaded() {
 }
 
 bl_load() {
-	bl_loaded || modprobe blkload "$@"
+	bl_loaded || "$BLKLOAD_TOP/scripts/load-module.sh" "$@"
 }
 
 bl_unload() {
-	! bl_loaded || modprobe -r blkload
+	! bl_loaded || rmmod blkload
+}
+
+# Nothing of blkload is installed or loaded: no module loaded or known to
+# modprobe, no CLI where make install or the package put it.
+bl_nothing_installed() {
+	! bl_loaded && ! modinfo blkload >/dev/null 2>&1 &&
+		[[ ! -e /usr/local/sbin/blkload && ! -e /usr/sbin/blkload ]]
 }
 
 bl_refcnt() {
@@ -135,8 +145,9 @@ bl_wait() {
 # that just ended may still be in its done work for a moment: waits up to
 # 5 s (scaled) for that.
 bl_clean_now() {
-	blkload -j info | bl_json 'd["nr_jobs"] == 0' 'd["mem_used"] == 0' >/dev/null &&
-		test "$(bl_refcnt)" = 0
+	local j
+	j=$(blkload -j info) || return 1
+	[[ $j == *'"nr_jobs":0,'* && $j == *'"mem_used":0,'* && $(bl_refcnt) == 0 ]]
 }
 
 bl_clean() {
@@ -178,14 +189,25 @@ bl_nl() {
 	python3 "$BL_DIR/blnl.py" "$@"
 }
 
+# The helpers that tests poll (bl_wait) read the CLI's compact JSON with
+# bash alone: a Python start costs about a second under emulation (measured
+# 0.6-1.3 s in the guest, jq 0.6 s, blkload itself 0.2 s), which made a
+# "wait up to 30 s" of 300 polls last six minutes.
+
 # The job id of "blkload -j start" output on stdin; fails when there is none.
 bl_started_id() {
-	python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])'
+	local j
+	j=$(cat)
+	[[ $j =~ \"job_id\":([0-9]+) ]] || return 1
+	echo "${BASH_REMATCH[1]}"
 }
 
-# A field of "blkload -j info".
+# A top-level number or string field of "blkload -j info".
 bl_info() {
-	blkload -j info | python3 -c "import json,sys; print(json.load(sys.stdin)['$1'])"
+	local j
+	j=$(blkload -j info) || return 1
+	[[ $j =~ \"$1\":\"?([^\",}]*) ]] || return 1
+	echo "${BASH_REMATCH[1]}"
 }
 
 # Worker threads named blkload/N that exist now.
@@ -193,13 +215,18 @@ bl_worker_threads() {
 	cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^blkload/'
 }
 
-# The state of job $1 as the CLI lists it ("" when gone).
+# The state of job $1 as the CLI lists it ("" when gone): its object in
+# "blkload -j list" (flat: no object inside), from its job_id to its end.
 bl_job_state() {
-	blkload -j list | python3 -c "
-import json, sys
-for j in json.load(sys.stdin)['jobs']:
-    if j['job_id'] == $1:
-        print(j['state'] + (' deleted' if j.get('deleted') else ''))"
+	local j o s
+	j=$(blkload -j list) || return 1
+	o=${j#*\"job_id\":$1,}
+	[[ $o != "$j" ]] || return 0
+	o=${o%%\}*}
+	[[ $o =~ \"state\":\"([^\"]*)\" ]] || return 1
+	s=${BASH_REMATCH[1]}
+	[[ $o == *'"deleted":true'* ]] && s+=" deleted"
+	echo "$s"
 }
 
 # Tracing of block_bio_queue ($T), set up as bl_trace_setup() says, or the
@@ -285,6 +312,24 @@ bl_configfs() {
 # No worker thread is left.
 bl_no_workers() {
 	test "$(bl_worker_threads)" = 0
+}
+
+# A device that takes $3 ms per IO: dm-delay named $1 over block device $2.
+# Prints its path. (Not a null_blk whose completions take that long: the
+# kernel's partition scan when it is made waits the full delay for each of
+# its reads: 6 minutes for a 30 s device.) bl_delay_dev_remove $1 removes it.
+bl_delay_dev() {
+	local p
+	modprobe dm-delay || return 1
+	echo "0 $(blockdev --getsz "$2") delay $2 0 $3" | dmsetup create "$1" --noudevsync ||
+		return 1
+	p=/dev/mapper/$1
+	[[ -b $p ]] || p=/dev/$(dmsetup info -c --noheadings -o blkdevname "$1")
+	echo "$p"
+}
+
+bl_delay_dev_remove() {
+	dmsetup remove --noudevsync "$1" 2>/dev/null
 }
 
 # A slow device must not be failed by the block layer's request timeout

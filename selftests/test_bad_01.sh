@@ -74,7 +74,7 @@ umount "$mnt"
 bl_check "nothing left: no job, no pinned memory, refcount 0" bl_clean
 bl_check "no claim left: an exclusive writer opens the device" \
 	blkload run --dev /dev/ram0 --rw write --allow-write --number_ios 10
-bl_check "the module unloads" modprobe -r blkload
+bl_check "the module unloads" rmmod blkload
 
 bl_mark end
 ktap_finished

@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest half of "make demo" (scripts/demo-guest.sh), shrunk: its own
-# one-node Ceph, two images, blkload compare over all four paths, the table
-# printed and the reports and charts left in the folder; nothing left after.
+# The guest half of "make demo" (scripts/demo-guest.sh), shrunk, from the
+# state a user's guest starts in: blkload neither installed nor loaded, and
+# libcrc32c (which the module needs) not loaded either, so the demo must
+# load the tree's module with its dependencies itself. Then its own
+# one-node Ceph, two images, blkload compare over all four paths in both
+# directions, two rounds, the table printed and the reports and charts left
+# in the folder, every output checked as test_compare_01 checks its own
+# (selftests/compare_check.py); nothing left after.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
@@ -16,11 +21,19 @@ if ((BL_SCALE > 1)); then
 	ktap_skip_all "the demo runs in make check; the debug lane runs test_compare_01"
 	exit "$BL_SKIP"
 fi
-ktap_set_plan 3
+ktap_set_plan 5
 bl_mark start
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bl_load
+
+fresh() {
+	bl_unload || return 1
+	# Earlier tests' krbd holds libceph, which holds libcrc32c.
+	modprobe -r rbd 2>/dev/null
+	modprobe -r libcrc32c 2>/dev/null
+	bl_nothing_installed && [[ ! -d /sys/module/libcrc32c ]]
+}
+bl_check "the user's state: blkload not installed, not loaded; libcrc32c not loaded" fresh
 
 demo() {
 	DEMO_OUT=$tmp/r DEMO_RUNTIME=1 DEMO_REPEAT=2 DEMO_IODEPTH=1 \
@@ -41,10 +54,13 @@ ok = len(rows) == 8 and paths == {'kernel', 'io_uring', 'libaio', 'librbd'} and 
     not r['incomplete'] and len(svgs) == 6
 sys.exit(not ok)
 PY
+	python3 "$BL_DIR/compare_check.py" "$tmp/r" 2 kernel,io_uring,libaio,librbd librbd 2
 }
 bl_check "demo: Ceph up, four paths compared, the table printed, reports and charts kept" demo
+# (The kernel path's rows above prove the load: nothing had libcrc32c loaded
+# when the demo loaded the module, before its compare mapped any image.)
+bl_check "the demo unloaded the module it loaded" bash -c "! grep -q '^blkload ' /proc/modules"
 bl_check "the Ceph daemons are gone" bash -c '! pgrep -x "ceph-(mon|osd)" >/dev/null'
-bl_check "nothing of blkload left" bl_clean
-bl_unload
+bl_check "nothing of blkload left: no module loaded, none installed" bl_nothing_installed
 bl_mark end
 ktap_finished

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A device that does not answer never hangs the CLI or rmmod: on a null_blk
-# that takes 15 s per IO, stop returns after its drain timeout and says what
+# A device that does not answer never hangs the CLI or rmmod: on a device
+# that takes 15 s per IO (dm-delay), stop returns after its drain timeout and says what
 # is in flight, rmmod fails at once while that IO is out, and everything is
 # freed (and the module unloads) once the device completes it. Ctrl-C on a
 # run there returns after the drain timeout, naming what is in flight; a
@@ -10,17 +10,19 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3
+bl_require_cmd blkload python3 dmsetup blockdev
 
 ktap_print_header
 ktap_set_plan 11
 bl_mark start
 bl_unload
 bl_load
-bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=15000000000
-bl_no_timeout nullb0
+bl_nullb nr_devices=1 gb=1 irqmode=0
+slow=$(bl_delay_dev bl_hang /dev/nullb0 15000) || ktap_exit_fail_msg "dmsetup create failed"
+tmp=$(mktemp -d)
+trap 'bl_delay_dev_remove bl_hang; rm -rf "$tmp"' EXIT
 
-id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 4 --runtime 60 | bl_started_id)
+id=$(blkload -j start --dev "$slow" --rw randread --iodepth 4 --runtime 60 | bl_started_id)
 bl_check "a job started on the slow device (id '$id')" test -n "$id"
 sleep 1
 t0=$(bl_ms)
@@ -31,25 +33,23 @@ echo "# stop returned $rc after $((t1 - t0)) ms"
 bl_check "stop fails after its drain timeout, in under $(bl_ms_scaled 3000) ms" \
 	test "$rc" -ne 0 -a $((t1 - t0)) -lt "$(bl_ms_scaled 3000)"
 bl_check "and says what is still in flight" \
-	grep -q "job $id: 4 IOs still in flight on /dev/nullb0 after 300 ms; the module frees the job" <<<"$out"
+	grep -q "job $id: 4 IOs still in flight on $slow after 300 ms; the module frees the job" <<<"$out"
 bl_check "the job is listed as stopping and deleted" \
 	test "$(bl_job_state "$id")" = "stopping deleted"
 
 t0=$(bl_ms)
-modprobe -r blkload 2>/dev/null && rc=0 || rc=$?
+rmmod blkload 2>/dev/null && rc=0 || rc=$?
 t1=$(bl_ms)
 echo "# rmmod returned $rc after $((t1 - t0)) ms"
 bl_check "rmmod refuses at once while IO is out" \
 	test "$rc" -ne 0 -a $((t1 - t0)) -lt "$(bl_ms_scaled 3000)"
 bl_check "the job is freed once the device completes" bl_wait 300 bl_has_jobs 0
-bl_check "then the module unloads" bl_wait 50 modprobe -r blkload
+bl_check "then the module unloads" bl_wait 50 rmmod blkload
 
 bl_load
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 ctrl_c() {
 	local pid rc t0 t1
-	blkload run --dev /dev/nullb0 --iodepth 2 --runtime 60 --drain-timeout 500 \
+	blkload run --dev "$slow" --iodepth 2 --runtime 60 --drain-timeout 500 \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	bl_wait 50 bl_has_jobs 1
@@ -61,7 +61,7 @@ ctrl_c() {
 	sed 's/^/# /' "$tmp/err"
 	echo "# run exited $rc $((t1 - t0)) ms after Ctrl-C"
 	test "$rc" = 1 -a $((t1 - t0)) -lt "$(bl_ms_scaled 3000)" &&
-		grep -q "job [0-9]*: 2 IOs still in flight on /dev/nullb0 after 500 ms" "$tmp/err"
+		grep -q "job [0-9]*: 2 IOs still in flight on $slow after 500 ms" "$tmp/err"
 }
 bl_check "Ctrl-C on a hung device: the run returns after its drain timeout" ctrl_c
 bl_check "and the module frees that job once the device answers" \
@@ -69,7 +69,7 @@ bl_check "and the module frees that job once the device answers" \
 
 ctrl_c_twice() {
 	local pid rc t0 t1 id
-	blkload run --dev /dev/nullb0 --iodepth 2 --runtime 60 --drain-timeout 60000 \
+	blkload run --dev "$slow" --iodepth 2 --runtime 60 --drain-timeout 60000 \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	bl_wait 50 bl_has_jobs 1
@@ -82,7 +82,7 @@ ctrl_c_twice() {
 	t1=$(bl_ms)
 	sed 's/^/# /' "$tmp/err"
 	echo "# run exited $rc $((t1 - t0)) ms after the second Ctrl-C"
-	id=$(sed -n "s/^blkload: job \([0-9]*\) on \/dev\/nullb0 detached.*'blkload stop \([0-9]*\)' ends.*/\1/p" \
+	id=$(sed -n "s|^blkload: job \([0-9]*\) on $slow detached.*'blkload stop \([0-9]*\)' ends.*|\1|p" \
 		"$tmp/err")
 	test "$rc" = 1 -a $((t1 - t0)) -lt "$(bl_ms_scaled 2000)" -a -n "$id" &&
 		test "$(bl_job_state "$id")" = stopping &&

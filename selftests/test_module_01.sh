@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The module loads and unloads cleanly twenty times, with its reference count
-# back to zero and its netlink family registered and gone each time.
+# back to zero and its netlink family registered and gone each time (loaded
+# from the tree with its dependencies, scripts/load-module.sh).
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd modprobe genl
+bl_require_cmd modprobe rmmod genl
 
 ktap_print_header
 ktap_set_plan 3
@@ -15,7 +16,7 @@ bl_unload
 
 ok=1
 for i in $(seq 20); do
-	if ! modprobe blkload; then
+	if ! bl_load; then
 		echo "# load $i failed"
 		ok=0
 		break
@@ -28,7 +29,7 @@ for i in $(seq 20); do
 		echo "# load $i: family not registered"
 		ok=0
 	fi
-	if ! modprobe -r blkload; then
+	if ! rmmod blkload; then
 		echo "# unload $i failed"
 		ok=0
 		break
@@ -42,10 +43,10 @@ done
 	ktap_test_fail "load/unload x20, refcnt 0, family follows the module"
 
 # A socket that used the family must not pin the module.
-modprobe blkload
+bl_load
 blkload info >/dev/null
 bl_check "refcnt 0 after a netlink round trip" test "$(bl_refcnt)" = 0
-bl_check "unload after use" modprobe -r blkload
+bl_check "unload after use" rmmod blkload
 
 bl_mark end
 ktap_finished

@@ -35,10 +35,10 @@ id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 4 --runtime 60 |
 bl_check "start made job '$id'" test -n "$id"
 sleep 1
 bl_check "a detached job survives its CLI" test "$(bl_job_state "$id")" = running
-bl_check "rmmod is refused while it runs" bash -c '! modprobe -r blkload 2>/dev/null'
+bl_check "rmmod is refused while it runs" bash -c '! rmmod blkload 2>/dev/null'
 bl_check "and stops on request" blkload stop "$id"
 bl_check "nothing left" bl_clean
-bl_check "then the module unloads" modprobe -r blkload
+bl_check "then the module unloads" rmmod blkload
 
 bl_mark end
 ktap_finished

@@ -6,8 +6,8 @@
 # it), then the Debian packages of "make deb" (built on the host by make
 # check): installed with dpkg (blkload-dkms builds through DKMS), modprobe,
 # --version, man blkload, completion of "blkload run --r<TAB>", a run
-# counted against the device, and dpkg -r leaving nothing. The module and
-# CLI the other tests use are set aside meanwhile and put back after.
+# counted against the device, and dpkg -r leaving nothing. It starts where a
+# user does: nothing of blkload installed or loaded.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
@@ -25,33 +25,23 @@ ver=$(sed -n 's/^#define BLKLOAD_VERSION[[:space:]]*"\(.*\)"/\1/p' \
 debs=$BLKLOAD_TOP/build/deb
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 12
 bl_mark start
-bl_unload
 tmp=$(mktemp -d)
-# The tests' own module and CLI, set aside: DKMS's and the package's must be
-# the ones found.
-aside=(/lib/modules/$kver/extra/blkload.ko /usr/local/sbin/blkload)
-for f in "${aside[@]}"; do
-	[[ -e $f ]] && mv "$f" "$tmp/$(basename "$f").aside"
-done
-depmod -a "$kver"
 restore() {
 	modprobe -r blkload 2>/dev/null
 	dpkg -r blkload blkload-dkms >/dev/null 2>&1
 	dkms remove -m blkload -v "$ver" --all >/dev/null 2>&1
 	rm -rf "/usr/src/blkload-$ver"
-	for f in "${aside[@]}"; do
-		[[ -e $tmp/$(basename "$f").aside ]] && mv "$tmp/$(basename "$f").aside" "$f"
-	done
-	depmod -a "$kver"
 	rm -rf "$tmp"
 }
 # The runner's timeout sends SIGTERM: restore then too, or every later test
-# would find no module and no CLI.
+# would find the packaged module and CLI.
 trap restore EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
+bl_unload
+bl_check "the user's state: nothing of blkload installed or loaded" bl_nothing_installed
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 
 # Where modprobe would load blkload from, or nothing.

@@ -8,31 +8,27 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3
+bl_require_cmd blkload python3 dmsetup blockdev
 
 ktap_print_header
 ktap_set_plan 7
 bl_mark start
 bl_unload
 bl_load
-# nullb0 answers in 100 us, bl_slow after 10 s (40 s on a debug kernel).
-bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=100000
-bl_configfs
-mkdir -p /sys/kernel/config/nullb/bl_slow
-cfs=/sys/kernel/config/nullb/bl_slow
-echo 1024 >$cfs/size
-echo 2 >$cfs/irqmode
-echo $((10000000000 * BL_SCALE)) >$cfs/completion_nsec
-echo 1 >$cfs/power
-trap 'echo 0 >$cfs/power 2>/dev/null; rmdir $cfs 2>/dev/null' EXIT
-bl_wait 20 test -b /dev/bl_slow
-bl_no_timeout bl_slow
+# nullb0 answers in 100 us, the slow device (dm-delay over nullb1) after
+# 30 s (120 s on a debug kernel): the steps below take over 10 s on a slow
+# machine under emulation, and the slow IO must still be out at the second
+# refusal.
+bl_nullb nr_devices=2 gb=1 irqmode=2 completion_nsec=100000
+slow=$(bl_delay_dev bl_rmslow /dev/nullb1 $((30000 * BL_SCALE))) ||
+	ktap_exit_fail_msg "dmsetup create failed"
+trap 'bl_delay_dev_remove bl_rmslow' EXIT
 
 made=$(bl_nl new /dev/nullb0 --detached)
 running=$(blkload -j start --dev /dev/nullb0 --iodepth 2 --runtime 60 | bl_started_id)
 done_id=$(blkload -j start --dev /dev/nullb0 --number_ios 100 | bl_started_id)
-stopping=$(blkload -j start --dev /dev/bl_slow --iodepth 2 --runtime 60 | bl_started_id)
-deleted=$(blkload -j start --dev /dev/bl_slow --iodepth 2 --runtime 60 | bl_started_id)
+stopping=$(blkload -j start --dev "$slow" --iodepth 2 --runtime 60 | bl_started_id)
+deleted=$(blkload -j start --dev "$slow" --iodepth 2 --runtime 60 | bl_started_id)
 sleep 1
 bl_nl stop "$stopping"
 bl_nl del "$deleted"
@@ -47,7 +43,7 @@ bl_check "five jobs: created, running, done, stopping, deleted and draining" \
 refused() {
 	local t0 t1 rc
 	t0=$(bl_ms)
-	modprobe -r blkload 2>/dev/null && rc=0 || rc=$?
+	rmmod blkload 2>/dev/null && rc=0 || rc=$?
 	t1=$(bl_ms)
 	echo "# rmmod: $rc after $((t1 - t0)) ms"
 	test "$rc" -ne 0 -a $((t1 - t0)) -lt "$(bl_ms_scaled 2000)" && bl_loaded
@@ -65,10 +61,10 @@ drained() {
 bl_check "the draining ones end: stopped one done, deleted one freed" \
 	bl_wait $((300 * BL_SCALE)) drained
 echo "# made/running/done/stopping/deleted: $(states)"
-bl_check "then rmmod succeeds with jobs made or done still there" modprobe -r blkload
+bl_check "then rmmod succeeds with jobs made or done still there" rmmod blkload
 bl_load
 bl_check "reloaded: no job is left" bl_clean
-bl_check "the module unloads" modprobe -r blkload
+bl_check "the module unloads" rmmod blkload
 
 bl_mark end
 ktap_finished

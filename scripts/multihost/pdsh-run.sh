@@ -56,7 +56,9 @@ pdsh -R exec -w "$hosts" echo %h 2>/dev/null | sed 's/^[^:]*: //' | sort >"$dir/
 nhosts=$(wc -l <"$dir/hosts")
 ((nhosts > 0)) || { echo "pdsh-run: no host in '$hosts'" >&2; exit 2; }
 # Single quotes, for any POSIX shell (sh -c in exec mode, the login shell via ssh).
-remote="modprobe blkload && exec blkload -p -j --output-format=json+ run --start-at @$at"
+# The module: loaded already (from a tree: scripts/load-module.sh), else
+# the installed one.
+remote="{ test -d /sys/module/blkload || modprobe blkload; } && exec blkload -p -j --output-format=json+ run --start-at @$at"
 for a in "$@"; do
 	remote+=" '${a//\'/\'\\\'\'}'"
 done
