@@ -12,10 +12,15 @@
 # Each check's full log is in build/check/. Environment:
 #   CHECK_GUEST=0       skip the guest (host checks only)
 #   CHECK_HOST=0        skip the host checks (guest only)
-#   CHECK_TESTS="..."   run_kselftest.sh options for the guest (default: -c blkload)
+#   CHECK_TESTS="..."   run_kselftest.sh options for the guest (default: every
+#                       test of the main lane in selftests/budget)
+#   CHECK_SHARD=S       seconds of budget per guest run (default 600)
+#   CHECK_BUDGET=debug  the budget column to plan with (default 6.1)
+#   CHECK_VM_TIMEOUT=S  one timeout for every guest run instead of the plan's
 #   VM_ARGS="..."       extra scripts/vm options (e.g. "-k /path/bzImage")
 #   CHECK_VM=PATH       a stand-in for scripts/vm (the driver's own tests), with
-#   CHECK_LIST=FILE     the kselftest-list.txt it is judged against, and
+#   CHECK_LIST=FILE     the kselftest-list.txt it is judged against,
+#   CHECK_BUDGET_FILE=F the budgets it is planned with, and
 #   CHECK_LOGS=DIR      where the logs go (default build/check)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,6 +98,16 @@ ktap() {
 }
 
 echo "TAP version 13"
+
+# The packages first, as make demo does, so that make check works on a fresh
+# machine on the first try (as root; quick when everything is there).
+if [[ -z ${CHECK_VM:-} ]]; then
+	if [[ $(id -u) == 0 ]]; then
+		step "packages: everything blkload needs is installed (make deps)" scripts/install-deps.sh
+	else
+		echo "# not root: the package check is skipped (make deps as root installs them)"
+	fi
+fi
 
 # --- host ---------------------------------------------------------------
 host() {
@@ -172,20 +187,38 @@ if [[ ${CHECK_HOST:-1} != 0 ]]; then
 fi
 
 # --- guest --------------------------------------------------------------
-# The verdict (scripts/guest-verdict.py) cannot pass empty: a guest command
-# that did not exit 0, a selected selftest that did not report, a test that
-# reported fewer subtests than planned, or no test at all, each fail.
-guest() {
-	local vm=${CHECK_VM:-scripts/vm} line
-	if [[ -z ${CHECK_VM:-} ]]; then
-		step "module builds for the guest kernel" make -s module
-		step "selftests install (kselftest tree)" scripts/ksft-install.sh
+# The selftests run in guest runs planned from what each test takes
+# (selftests/budget, measured; scripts/guest-plan.py): at most CHECK_SHARD
+# seconds of budget a run, each run's timeout twice its budget, so no run
+# is near its limit on a slower machine. The verdict of each run
+# (scripts/guest-verdict.py) cannot pass empty: a guest command that did not
+# exit 0, a selected selftest that did not report, a test that reported
+# fewer subtests than planned, or no test at all, each fail.
+# The install lane's tests (make install, DKMS, dpkg) run depmod five times;
+# over Debian's 4000 modules that takes 45-90 s each under emulation, so
+# their guest gets a lean module tree of what they load (scripts/vm-modules.sh).
+install_modules=(null_blk libcrc32c crc32c_generic configfs)
+
+guest_run() {
+	local k=$1 runs=$2 timeout=$3 budget=$4 lane=$5 sel=$6 vm=${CHECK_VM:-scripts/vm} line
+	local out=$logs/vm$k t0=$SECONDS took name="guest run $1/$2" extra=() kver
+	rm -rf "$out"
+	echo "# $name: $(wc -w <<<"$sel" | awk '{ print $1 / 2 }') $lane tests, budget ${budget} s, timeout ${timeout} s"
+	if [[ $lane == install && -z ${CHECK_VM:-} && ${VM_ARGS:-} != *-M* ]]; then
+		kver=$(scripts/kdir.sh --kver)
+		if ! scripts/vm-modules.sh "$kver" "$top/build/vm-modules" "${install_modules[@]}" \
+			>"$out.mods.log" 2>&1; then
+			sed 's/^/# /' "$out.mods.log"
+			result 0 "$name: the lean module tree for the install tests"
+			return
+		fi
+		extra=(-M "$top/build/vm-modules" --kver "$kver")
 	fi
-	rm -rf "$logs/vm"
 	# shellcheck disable=SC2086
-	"$vm" -t "${CHECK_VM_TIMEOUT:-1500}" -o "$logs/vm" ${VM_ARGS:-} -- \
-		scripts/guest-selftests.sh ${CHECK_TESTS:-} >/dev/null 2>"$logs/vm.err"
+	"$vm" -t "$timeout" -o "$out" ${VM_ARGS:-} "${extra[@]}" -- \
+		scripts/guest-selftests.sh $sel >/dev/null 2>"$out.err"
 	vrc=$?
+	took=$((SECONDS - t0))
 	while IFS= read -r line; do
 		if [[ $line == "ok "*"# SKIP"* ]]; then
 			line=${line#ok }
@@ -195,17 +228,42 @@ guest() {
 		else
 			result 0 "${line#not ok }"
 		fi
-	done < <(python3 scripts/guest-verdict.py --output "$logs/vm/output" --rc "$logs/vm/rc" \
-		--list "${CHECK_LIST:-build/kselftest/kselftest-list.txt}" --select "${CHECK_TESTS:-}" --name guest)
-	grep -E '^# (not )?ok|^# .*(FAIL|assertion|expected)' "$logs/vm/output" 2>/dev/null |
+	done < <(python3 scripts/guest-verdict.py --output "$out/output" --rc "$out/rc" \
+		--list "$list" --select "$sel" --name guest)
+	grep -E '^# (not )?ok|^# .*(FAIL|assertion|expected)' "$out/output" 2>/dev/null |
 		grep -v '^# ok' | head -40
-	grep -h "known report ignored" "$logs/vm.err" 2>/dev/null | sed 's/^/# /'
-	if [[ -s $logs/vm/splats ]] || ((vrc == 124)) || grep -q "kernel tainted" "$logs/vm.err"; then
-		sed 's/^/# /' "$logs/vm.err" | head -30
-		result 0 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
-	else
-		result 1 "guest: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+	grep -h "known report ignored" "$out.err" 2>/dev/null | sed 's/^/# /'
+	echo "# $name took $took s of its ${timeout} s ($((100 * took / timeout))%)"
+	if ((3 * took > 2 * timeout)); then
+		echo "# $name used more than two thirds of its timeout: selftests/budget is stale"
 	fi
+	if [[ -s $out/splats ]] || ((vrc == 124)) || grep -q "kernel tainted" "$out.err"; then
+		sed 's/^/# /' "$out.err" | head -30
+		result 0 "$name: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+	else
+		result 1 "$name: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+	fi
+}
+
+guest() {
+	local k=0 runs timeout budget sel
+	if [[ -z ${CHECK_VM:-} ]]; then
+		step "module builds for the guest kernel" make -s module
+		step "selftests install (kselftest tree)" scripts/ksft-install.sh
+	fi
+	list=${CHECK_LIST:-build/kselftest/kselftest-list.txt}
+	if ! python3 scripts/guest-plan.py --list "$list" --budget "${CHECK_BUDGET_FILE:-selftests/budget}" \
+		--column "${CHECK_BUDGET:-6.1}" --select "${CHECK_TESTS:-}" --shard "${CHECK_SHARD:-600}" \
+		>"$logs/plan" 2>"$logs/plan.err"; then
+		sed 's/^/# /' "$logs/plan.err"
+		result 0 "guest: runs planned from selftests/budget"
+		return
+	fi
+	runs=$(wc -l <"$logs/plan")
+	while read -r timeout budget lane sel <&3; do
+		k=$((k + 1))
+		guest_run "$k" "$runs" "${CHECK_VM_TIMEOUT:-$timeout}" "$budget" "$lane" "$sel"
+	done 3<"$logs/plan"
 }
 
 if [[ ${CHECK_GUEST:-1} == 0 ]]; then

@@ -30,6 +30,11 @@ HEAD = re.compile(r'^# selftests: ([^:]+): (\S+)$')
 def selected(list_path, select):
     with open(list_path, encoding='utf-8') as f:
         available = [l.strip() for l in f if ':' in l]
+    return selected_from(available, select)
+
+
+def selected_from(available, select):
+    """The tests of available ("coll:test") that run_kselftest.sh options pick."""
     args = shlex.split(select or '')
     tests, colls = [], []
     i = 0

@@ -24,6 +24,10 @@ _spec = importlib.util.spec_from_file_location('gv', os.path.join(TOP, 'scripts'
                                                                   'guest-verdict.py'))
 gv = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gv)
+_spec = importlib.util.spec_from_file_location('gp', os.path.join(TOP, 'scripts',
+                                                                  'guest-plan.py'))
+gp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gp)
 
 GOOD = """TAP version 13
 1..2
@@ -190,23 +194,97 @@ class Splats(unittest.TestCase):
         self.assertIn('bl_job_start', out)
 
 
-STUB = """#!/bin/bash
-# A stand-in for scripts/vm: writes the canned output and exit status.
-while (($#)); do
-	case $1 in -o) out=$2; shift 2 ;; -t) shift 2 ;; --) shift; break ;; *) shift ;; esac
-done
-mkdir -p "$out"
-cp "$STUB_OUTPUT" "$out/output"
-[[ -n $STUB_RC ]] && echo "$STUB_RC" >"$out/rc"
-: >"$out/splats"
-exit ${STUB_RC:-1}
+STUB = """#!/usr/bin/env python3
+# A stand-in for scripts/vm: writes the canned output of the tests it is asked
+# to run (every section when none is named) and the exit status.
+import os, re, sys
+args = sys.argv[1:]
+out = args[args.index('-o') + 1]
+cmd = args[args.index('--') + 1:]
+names = [cmd[i + 1].split(':', 1)[1] for i, a in enumerate(cmd) if a == '-t']
+os.makedirs(out, exist_ok=True)
+text = open(os.environ['STUB_OUTPUT']).read()
+if names and 'selftests:' in text:
+    head, *parts = re.split(r'(?m)^(?=# selftests: )', text)
+    text = head + ''.join(p for p in parts if p.split()[3] in names)
+open(os.path.join(out, 'output'), 'w').write(text)
+with open(os.environ['STUB_CALLS'], 'a') as f:
+    f.write(' '.join(args[args.index('-t') + 1:args.index('-t') + 2] + names) + '\\n')
+rc = os.environ.get('STUB_RC', '')
+if rc:
+    open(os.path.join(out, 'rc'), 'w').write(rc + '\\n')
+open(os.path.join(out, 'splats'), 'w').close()
+sys.exit(int(rc) if rc else 1)
 """
+
+BUDGET = """_start 20 40 -
+test_a.sh 100 - main
+test_b.sh 200 300 main
+"""
+
+
+class Plan(unittest.TestCase):
+    """scripts/guest-plan.py: guest runs and their timeouts from the budgets."""
+
+    def plan(self, budget=BUDGET, lst=LIST, select='', shard=600, column='6.1'):
+        b = {}
+        for line in budget.splitlines():
+            name, x, y, lane = line.split()
+            b[name] = (int(x), None if y == '-' else int(y), lane)
+        return gp.plan(lst, b, column, 'main', select, shard, 2.0)
+
+    def test_one_run_timeout_twice_the_budget(self):
+        lines, errors = self.plan()
+        self.assertEqual([], errors)
+        self.assertEqual([(640, 320, 'main', LIST)], lines)
+
+    def test_split_when_over_the_shard(self):
+        lines, errors = self.plan(shard=250)
+        self.assertEqual([], errors)
+        self.assertEqual([(240, 120, 'main', LIST[:1]), (440, 220, 'main', LIST[1:])], lines)
+
+    def test_debug_column_and_a_test_that_skips_there(self):
+        lines, _ = self.plan(column='debug')
+        self.assertEqual([(2 * (40 + 5 + 300), 345, 'main', LIST)], lines)
+
+    def test_missing_budget_line_fails(self):
+        lines, errors = self.plan(budget=BUDGET.replace('test_b.sh 200 300 main\n', ''))
+        self.assertIsNone(lines)
+        self.assertTrue(any('no line for test_b.sh' in e for e in errors), errors)
+
+    def test_budget_for_no_test_fails(self):
+        _, errors = self.plan(budget=BUDGET + 'test_gone.sh 5 5 main\n')
+        self.assertTrue(any('test_gone.sh' in e for e in errors), errors)
+
+    def test_other_lane_only_when_selected(self):
+        budget = BUDGET.replace('test_b.sh 200 300 main', 'test_b.sh 200 300 install')
+        lines, _ = self.plan(budget=budget)
+        self.assertEqual([LIST[:1]], [l[3] for l in lines])
+        lines, _ = self.plan(budget=budget, select='-c blkload')
+        # Both selected: one run per lane.
+        self.assertEqual([('main', LIST[:1]), ('install', LIST[1:])], [(l[2], l[3]) for l in lines])
+
+    def test_empty_selection_fails(self):
+        _, errors = self.plan(lst=[], budget='_start 1 1 -')
+        self.assertTrue(any('no selftest' in e for e in errors), errors)
+
+    def test_the_real_budget_covers_every_selftest(self):
+        # selftests/budget against selftests/Makefile's TEST_PROGS.
+        progs = []
+        with open(os.path.join(TOP, 'selftests', 'Makefile')) as f:
+            for line in f:
+                progs += [w for w in line.split() if w.startswith('test_') and w.endswith('.sh')]
+        budget = gp.read_budget(os.path.join(TOP, 'selftests', 'budget'))
+        lines, errors = gp.plan(['blkload:' + p for p in progs], budget, '6.1', 'main', '',
+                                600, 2.0)
+        self.assertEqual([], errors)
+        self.assertTrue(lines)
 
 
 class CheckDriver(unittest.TestCase):
     """check.sh end to end with the guest replaced: its closing line and status."""
 
-    def run_check(self, output, rc, select=''):
+    def run_check(self, output, rc, select='', shard=600):
         with tempfile.TemporaryDirectory() as d:
             stub = os.path.join(d, 'vm')
             with open(stub, 'w') as f:
@@ -216,19 +294,29 @@ class CheckDriver(unittest.TestCase):
                 f.write(output)
             with open(os.path.join(d, 'list'), 'w') as f:
                 f.write('\n'.join(LIST) + '\n')
+            with open(os.path.join(d, 'budget'), 'w') as f:
+                f.write(BUDGET)
             env = dict(os.environ, CHECK_HOST='0', CHECK_GUEST='1', CHECK_VM=stub,
                        CHECK_LIST=os.path.join(d, 'list'), CHECK_LOGS=os.path.join(d, 'logs'),
+                       CHECK_BUDGET_FILE=os.path.join(d, 'budget'), CHECK_SHARD=str(shard),
                        CHECK_TESTS=select, STUB_OUTPUT=os.path.join(d, 'out'),
+                       STUB_CALLS=os.path.join(d, 'calls'),
                        STUB_RC='' if rc is None else str(rc))
             p = subprocess.run([os.path.join(TOP, 'scripts', 'check.sh')], env=env,
                                cwd=TOP, capture_output=True, text=True, check=False)
             last = p.stdout.strip().splitlines()[-1]
+            calls = []
+            if os.path.exists(os.path.join(d, 'calls')):
+                with open(os.path.join(d, 'calls')) as f:
+                    calls = f.read().splitlines()
+            self.calls = calls
             return p.returncode, last
 
     def test_good(self):
         rc, last = self.run_check(GOOD, 0)
         self.assertEqual(0, rc, last)
         self.assertRegex(last, r'^4 passed, 0 failed')
+        self.assertEqual(['640 test_a.sh test_b.sh'], self.calls)
 
     def test_cd_failed_in_guest(self):
         rc, last = self.run_check('bash: line 2: cd: /tmp/clone: No such file or directory\n', 125)
@@ -244,6 +332,17 @@ class CheckDriver(unittest.TestCase):
 
     def test_selection_matching_nothing(self):
         rc, last = self.run_check('No such test \'blkload:nosuch\'\n', 0, '-t blkload:nosuch')
+        self.assertNotEqual(0, rc, last)
+
+    def test_two_guest_runs_with_their_own_timeouts(self):
+        rc, last = self.run_check(GOOD, 0, shard=250)
+        self.assertEqual(0, rc, last)
+        # Each run: its tests and their kernel-log verdict.
+        self.assertRegex(last, r'^5 passed, 0 failed')
+        self.assertEqual(['240 test_a.sh', '440 test_b.sh'], self.calls)
+
+    def test_a_test_without_a_budget_fails(self):
+        rc, last = self.run_check(GOOD, 0, select='-t blkload:test_c.sh')
         self.assertNotEqual(0, rc, last)
 
     def test_guest_crash(self):
