@@ -10,7 +10,8 @@ Attribute numbers come from include/uapi/linux/blkload.h, read at run time.
 
   blnl.py new PATH [--rw N] [--iodepth N] [--runtime-ns N] [--number-ios N]
               [--detached] [--allow-write] [--cpus 0,1]        prints the job id
-  blnl.py start|stop|del|detach ID...
+  blnl.py start|stop|del|detach [--time] ID...  --time: prints the
+                                               request's round trip in ms
   blnl.py get ID                                               JSON of the job
   blnl.py cycles N PATH                                        new+start+stop+del N times
   blnl.py failnth PATH [--max N]                               fail the Nth allocation
@@ -237,9 +238,16 @@ def main(argv):
     if what in ('start', 'stop', 'del', 'detach'):
         cmd = {'start': 'JOB_START', 'stop': 'JOB_STOP', 'del': 'JOB_DEL',
                'detach': 'JOB_DETACH'}[what]
+        timed = opt(args, '--time', False, None)
+        # The request alone is timed: not Python's start, nor the family lookup.
+        g.resolve()
+        t0 = time.monotonic()
         err, text, _ = g.cmd(cmd, b''.join(a_u32('JOB_ID', int(i)) for i in args))
+        t1 = time.monotonic()
         if err:
             fail(err, text)
+        if timed:
+            print(int((t1 - t0) * 1000))
         return 0
     if what == 'get':
         err, text, rep = g.cmd('JOB_GET', a_u32('JOB_ID', int(args[0])))

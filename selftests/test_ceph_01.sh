@@ -147,11 +147,12 @@ force_unmap() {
 		--allow-write >"$tmp/u.json" &
 	pid=$!
 	sleep 2
-	t0=$(bl_ms)
+	# From the unmap's return: the rbd command's own start is not the run's.
 	rbd unmap -o force,noudev "$d"
+	t0=$(bl_ms)
 	wait $pid && rc=0 || rc=$?
 	t1=$(bl_ms)
-	echo "# run exited $rc $((t1 - t0)) ms after the forced unmap"
+	echo "# run exited $rc $((t1 - t0)) ms after the forced unmap returned"
 	test "$rc" = 1 -a $((t1 - t0)) -lt "$(bl_ms_scaled 2000)" &&
 		bl_json "d['jobs'][0]['done_reason'] == 'error'" "d['jobs'][0]['error'] > 0" \
 			"d['jobs'][0]['write']['errors'] > 0" \

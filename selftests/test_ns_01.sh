@@ -31,7 +31,9 @@ nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 }
 
-blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --runtime $((6 * BL_SCALE)) \
+# Long enough to outlast the steps below on a slow machine (they took over
+# 6 s under emulation on one), which must all find it running.
+blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --runtime $((20 * BL_SCALE)) \
 	>"$tmp/run.json" 2>&1 &
 rpid=$!
 bl_wait 50 bl_has_jobs 1
