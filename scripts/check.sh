@@ -249,6 +249,7 @@ guest() {
 	local k=0 runs timeout budget sel
 	if [[ -z ${CHECK_VM:-} ]]; then
 		step "module builds for the guest kernel" make -s module
+		step "CLI builds for the guest" make -s userspace
 		step "selftests install (kselftest tree)" scripts/ksft-install.sh
 	fi
 	list=${CHECK_LIST:-build/kselftest/kselftest-list.txt}

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plan a lane's guest runs from the selftests' measured budgets.
 
-  guest-plan.py --list FILE --budget FILE [--column 6.1|debug] [--lane main]
+  guest-plan.py --list FILE --budget FILE [--column 6.1|debug]
                 [--select "OPTS"] [--shard SECONDS] [--margin X]
 
 --list is the installed kselftest-list.txt ("collection:test", in run
 order), --budget selftests/budget (what each test takes, measured), --select
-the run_kselftest.sh options a user gave (CHECK_TESTS; none: every test of
---lane). Tests are packed in order into guest runs of at most --shard
+the run_kselftest.sh options a user gave (CHECK_TESTS; none: every test).
+Tests are packed in order into guest runs of at most --shard
 seconds of budget each; each run's timeout is --margin (default 2) times its
 budget plus the guest's start ("_start" in the budget file), so a run ends
 in half its timeout when the budgets hold and in two thirds of it when it
@@ -58,7 +58,7 @@ def read_budget(path):
     return out
 
 
-def plan(available, budget, column, lane, select, shard, margin):
+def plan(available, budget, column, select, shard, margin):
     errors = []
     names = {t.split(':', 1)[1] for t in available}
     for name in budget:
@@ -66,11 +66,7 @@ def plan(available, budget, column, lane, select, shard, margin):
             errors.append(f'selftests/budget names {name}, which is not a selftest')
     if '_start' not in budget:
         errors.append('selftests/budget has no _start line (the guest start)')
-    if select.strip():
-        tests = gv.selected_from(available, select)
-    else:
-        tests = [t for t in available
-                 if t.split(':', 1)[1] in budget and budget[t.split(':', 1)[1]][2] == lane]
+    tests = gv.selected_from(available, select)
     for t in list(dict.fromkeys(available + tests)):
         if t.split(':', 1)[1] not in budget:
             errors.append(f'selftests/budget has no line for {t.split(":", 1)[1]}')
@@ -138,7 +134,6 @@ def main():
     ap.add_argument('--list')
     ap.add_argument('--budget', required=True)
     ap.add_argument('--column', default='6.1', choices=sorted(COLUMNS))
-    ap.add_argument('--lane', default='main')
     ap.add_argument('--select', default='')
     ap.add_argument('--shard', type=int, default=600)
     ap.add_argument('--margin', type=float, default=2.0)
@@ -156,7 +151,7 @@ def main():
     except (OSError, ValueError) as e:
         print(f'guest-plan: {e}', file=sys.stderr)
         return 1
-    lines, errors = plan(available, budget, a.column, a.lane, a.select, a.shard, a.margin)
+    lines, errors = plan(available, budget, a.column, a.select, a.shard, a.margin)
     for e in errors:
         print(f'guest-plan: {e}', file=sys.stderr)
     if errors:

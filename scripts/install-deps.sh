@@ -29,6 +29,8 @@ pkgs=(
 	debhelper dh-dkms dkms dpkg-dev rsync man-db groff-base bsdextrautils
 	# blkload compare and diff: statistics, JSON, charts
 	libgsl-dev gnuplot-nox
+	# make check-fresh: a fresh Debian 12 root
+	mmdebstrap
 )
 
 missing=()

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "the CLI's option handling"
 bl_require_cmd blkload python3
 
 ktap_print_header

@@ -14,6 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "compare's orchestration (userspace; its kernel side is every other test's)"
 bl_require_cmd blkload python3 valgrind gnuplot ceph-mon ceph-osd rbd
 
 ktap_print_header
@@ -110,19 +111,6 @@ diffs() {
 bl_check "diff: no change against itself; a halved path is a regression (exit 3), then an improvement" diffs
 
 # --- Ceph: pool/prefix images, mapped by compare --------------------------
-# The debug lane leaves compare's orchestration over Ceph to the 6.1 lane
-# (its kernel side, krbd under the module, is test_ceph_01's there too): 9
-# checks skipped, by name, for the lane's time budget.
-if ((BL_SCALE > 1)); then
-	for c in "two 16 MiB images" "read cells on unallocated images refused" \
-		"Ceph: prefilled, kernel and librbd x 2 rounds" "compare unmapped what it mapped" \
-		"the prefill allocated every byte of both images" "SIGTERM: the run in progress counts" \
-		"Ctrl-C: the run stops at once" "nothing left of blkload" "daemons gone"; do
-		ktap_test_skip "$c (debug lane: compare over Ceph runs in the 6.1 lane)"
-	done
-	bl_clean || ktap_exit_fail_msg "blkload left something behind"
-	ktap_finished
-fi
 if ! "$ceph_mini" start -n 0 -s 16M >/dev/null 2>"$tmp/err"; then
 	sed 's/^/# /' "$tmp/err"
 	ktap_exit_fail_msg "the Ceph cluster did not come up"

@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "info and --version (the CLI's text and JSON)"
 bl_require_cmd blkload python3 setpriv
 
 ktap_print_header

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "the CLI without the module"
 bl_require_cmd blkload
 
 ktap_print_header

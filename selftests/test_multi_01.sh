@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "many hosts: start-at waits, merge and the recipes (userspace)"
 bl_require_cmd blkload python3
 
 ktap_print_header

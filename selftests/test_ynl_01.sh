@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
+bl_not_on_debug_lane "a second client (YNL) of the handlers every other test drives"
 bl_require_cmd blkload
 
 ynl=$BL_DIR/../ynl

@@ -231,7 +231,7 @@ class Plan(unittest.TestCase):
         for line in budget.splitlines():
             name, x, y, lane = line.split()
             b[name] = (int(x), None if y == '-' else int(y), lane)
-        return gp.plan(lst, b, column, 'main', select, shard, 2.0)
+        return gp.plan(lst, b, column, select, shard, 2.0)
 
     def test_one_run_timeout_twice_the_budget(self):
         lines, errors = self.plan()
@@ -256,13 +256,12 @@ class Plan(unittest.TestCase):
         _, errors = self.plan(budget=BUDGET + 'test_gone.sh 5 5 main\n')
         self.assertTrue(any('test_gone.sh' in e for e in errors), errors)
 
-    def test_other_lane_only_when_selected(self):
+    def test_one_run_per_lane(self):
         budget = BUDGET.replace('test_b.sh 200 300 main', 'test_b.sh 200 300 install')
         lines, _ = self.plan(budget=budget)
-        self.assertEqual([LIST[:1]], [l[3] for l in lines])
-        lines, _ = self.plan(budget=budget, select='-c blkload')
-        # Both selected: one run per lane.
         self.assertEqual([('main', LIST[:1]), ('install', LIST[1:])], [(l[2], l[3]) for l in lines])
+        lines, _ = self.plan(budget=budget, select='-t blkload:test_b.sh')
+        self.assertEqual([('install', LIST[1:])], [(l[2], l[3]) for l in lines])
 
     def test_empty_selection_fails(self):
         _, errors = self.plan(lst=[], budget='_start 1 1 -')
@@ -275,8 +274,7 @@ class Plan(unittest.TestCase):
             for line in f:
                 progs += [w for w in line.split() if w.startswith('test_') and w.endswith('.sh')]
         budget = gp.read_budget(os.path.join(TOP, 'selftests', 'budget'))
-        lines, errors = gp.plan(['blkload:' + p for p in progs], budget, '6.1', 'main', '',
-                                600, 2.0)
+        lines, errors = gp.plan(['blkload:' + p for p in progs], budget, '6.1', '', 600, 2.0)
         self.assertEqual([], errors)
         self.assertTrue(lines)
 
