@@ -87,6 +87,7 @@ man: userspace
 	python3 scripts/gen-man.py userspace/blkload $(BUILD)/man/blkload.8
 
 install: all man
+	@[ -n "$(KVER)" ] || { echo "blkload: no kernel release (KVER) for $(KDIR); set KVER=" >&2; exit 1; }
 	install -D -m 0644 module/blkload.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
 	install -D -m 0755 userspace/blkload $(DESTDIR)$(SBINDIR)/blkload
@@ -95,6 +96,7 @@ install: all man
 	install -D -m 0644 $(BUILD)/blkload.bash $(DESTDIR)$(COMPDIR)/blkload
 
 uninstall:
+	@[ -n "$(KVER)" ] || { echo "blkload: no kernel release (KVER); set KVER=" >&2; exit 1; }
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko $(DESTDIR)$(SBINDIR)/blkload \
 		$(DESTDIR)$(MANDIR)/man8/blkload.8 $(DESTDIR)$(COMPDIR)/blkload
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi

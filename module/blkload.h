@@ -205,7 +205,7 @@ struct bl_queue {
 	u64 cpu_time;		/* ns of worker CPU time on this queue after the ramp */
 	u64 ctx;		/* the worker's context switches, its share, after the ramp */
 	u64 ctx_frac;		/* worker only: the share's fraction not yet whole, 2^-20 */
-	u64 cpu_all;		/* worker only: ns of worker CPU time split to it, for that share */
+	u64 cpu_all;		/* worker only: its recent CPU time (decayed), for that share */
 	u64 stall_max;
 	u64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level, after the ramp */
 	struct bl_op_stats st[BL_NR_OPS];

@@ -21,7 +21,8 @@
  * CPU time: the thread's sum_exec_runtime is exact only when the scheduler
  * updates it (ticks, sleeps, preemption), so the worker splits each
  * increase over its queues in proportion to the time their turns took; its
- * context switches (fio's ctx) are split the same way.
+ * context switches (fio's ctx) in proportion to the CPU time each queue had
+ * over its recent splits.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,11 +61,11 @@ static void bl_worker_take(struct bl_worker *w)
  * A queue's share of @ctx context switches, @cpu of @all: whole switches,
  * the fraction kept for the next split, so that queues sharing a worker
  * each get theirs even when every split is of one switch. The shares are
- * those of the worker's CPU time so far (fio's ctx is its job thread's,
- * and a job here is as much of the worker as the CPU time it took): split
- * by the turns (wall time), the queue whose turn held a switch got it with
- * the time the worker was off its CPU: 2/3 of the switches against 52% of
- * the CPU time, seen under emulation.
+ * those of the worker's recent CPU time (fio's ctx is its job thread's, and
+ * a job here is as much of the worker as the CPU time it took). Split by
+ * the turns (wall time) of the split they came in, the queue whose turn
+ * held a switch got it with the time the worker was off its CPU: 2/3 of the
+ * switches against 52% of the CPU time, seen under emulation.
  */
 static u64 bl_ctx_share(struct bl_queue *q, u64 ctx, u64 cpu, u64 all)
 {
@@ -76,11 +77,17 @@ static u64 bl_ctx_share(struct bl_queue *q, u64 ctx, u64 cpu, u64 all)
 	return whole;
 }
 
-/* @q's part of @cpu ns, by its turns of @total; its cpu_all grows by it. */
+/*
+ * @q's part of @cpu ns, by its turns of @total. cpu_all, its weight for the
+ * switches, is that CPU time over about the last 16 splits (each split
+ * keeps 15/16 of it): a queue that joins late gets its share within a few
+ * ticks, not only once its whole-life total caught up.
+ */
 static u64 bl_cpu_share(struct bl_queue *q, u64 cpu, u64 total)
 {
 	u64 ns = mul_u64_u64_div_u64(cpu, q->turns, total);
 
+	q->cpu_all -= q->cpu_all >> 4;
 	q->cpu_all += ns;
 	q->turns = 0;
 	return ns;

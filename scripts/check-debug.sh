@@ -22,6 +22,6 @@ echo "# debug kernel $kver from $dk"
 export KDIR=$dk/build KVER=$kver
 # -cpu Haswell-noTSX: the one-node Ceph runs (qemu64 lacks what its
 # erasure-code library needs) and no early-boot KASAN report (seen with max).
-CHECK_HOST=0 CHECK_LOGS=$top/build/check-debug CHECK_VM_TIMEOUT=${CHECK_VM_TIMEOUT:-3000} \
+CHECK_HOST=0 CHECK_LOGS=$top/build/check-debug CHECK_BUDGET=debug \
 	VM_ARGS="-k $dk/bzImage -M $dk/mods --kver $kver --cpu-model Haswell-noTSX -m 6144 -a kasan_multi_shot ${VM_ARGS:-}" \
 	scripts/check.sh

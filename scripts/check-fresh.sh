@@ -27,6 +27,13 @@
 # run. Daemons that packages would start are not (policy-rc.d), as in any
 # Debian container: the chroot shares this machine's processes.
 #
+# Safety: the script runs in a mount namespace of its own (it re-executes
+# itself under unshare), so nothing it mounts (this machine's /dev, /sys
+# read-only, the checkout read-only) is ever seen outside it, and it all
+# goes when the script ends, however it ends. One run at a time (a lock);
+# each run unpacks into a new directory, removed only when nothing is
+# mounted under it.
+#
 # FRESH_FAULT=empty-kdir|no-crc32c breaks the clone on purpose (the lane
 # must then fail): a Makefile that fixes and exports KDIR before the
 # packages exist, or a guest in which libcrc32c cannot be loaded.
@@ -34,8 +41,11 @@
 # Prints KTAP and "N passed, N failed", like make check.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/blkload/fresh
-root=$cache/run/root
+if [[ -z ${BLKLOAD_FRESH_NS:-} ]]; then
+	command -v unshare >/dev/null || { echo "check-fresh: unshare missing (util-linux)" >&2; exit 1; }
+	BLKLOAD_FRESH_NS=1 exec unshare --mount --propagation private -- "$0" "$@"
+fi
+cache=$(realpath -m "${XDG_CACHE_HOME:-$HOME/.cache}/blkload/fresh")
 logs=$top/build/check-fresh
 suite=bookworm
 # What the README's "Requirements" says to install before anything else.
@@ -58,6 +68,10 @@ result() {
 	fi
 }
 finish() {
+	trap - EXIT
+	if [[ -n ${root:-} ]] && ! teardown; then
+		result 0 "check-fresh: the root was torn down (nothing left mounted or running)"
+	fi
 	echo "1..$n"
 	echo "$pass passed, $fail failed"
 	((fail == 0 && n > 0))
@@ -73,6 +87,9 @@ rm -rf "$logs"
 mkdir -p "$logs" "$cache"
 echo "TAP version 13"
 [[ $(id -u) == 0 ]] || die "must run as root (chroot, mounts)"
+[[ $cache != *[[:space:]]* ]] || die "the cache path has white space: $cache"
+exec 9>"$cache/lock"
+flock -n 9 || die "another check-fresh runs (lock $cache/lock)"
 command -v mmdebstrap >/dev/null || die "mmdebstrap missing: run 'make deps'"
 case $fault in
 "" | empty-kdir | no-crc32c) ;;
@@ -118,44 +135,53 @@ if [[ ! -f $tarball ]]; then
 	mv "$tarball.tmp" "$tarball"
 fi
 
-# Whatever a previous run left mounted or running goes first. Nothing is
-# removed while anything is still mounted under the root (its /dev and /sys
-# are this machine's own, and the checkout is bound there).
-under_root() {
-	awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts
+# Mounts and processes under a root; a root is removed only when nothing is
+# mounted under it (in this namespace, which began with a copy of the
+# machine's mounts).
+under() {
+	awk -v r="$1" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts
 }
 teardown() {
 	local p pids=() m try
-	# Processes whose root is the fresh root (a guest left behind).
+	[[ -n ${root:-} && -d $root ]] || return 0
+	# Processes whose root is this run's root (a guest left behind).
 	for p in /proc/[0-9]*; do
 		[[ $(readlink "$p/root" 2>/dev/null) == "$root" ]] && pids+=("${p#/proc/}")
 	done
 	((${#pids[@]})) && kill -9 "${pids[@]}" 2>/dev/null && sleep 1
 	for try in 1 2 3; do
-		for m in $(under_root | sort -r); do
+		for m in $(under "$root" | sort -r); do
 			umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 		done
-		[[ -z $(under_root) ]] && break
+		[[ -z $(under "$root") ]] && break
 		sleep 1
 	done
-	if [[ -n $(under_root) ]]; then
+	if [[ -n $(under "$root") ]]; then
 		echo "# still mounted under $root, so not removed:"
-		under_root | sed 's/^/#   /'
+		under "$root" | sed 's/^/#   /'
 		return 1
 	fi
 	if [[ -z ${FRESH_KEEP:-} ]]; then
-		rm -rf --one-file-system "$cache/run"
+		rm -rf --one-file-system "$(dirname "$root")"
+	else
+		echo "# FRESH_KEEP: the root stays in $root"
 	fi
 }
-teardown || die "a previous run's root is still mounted"
+# Earlier runs' roots (a run killed hard), unless anything is mounted there.
+for d in "$cache"/run.*; do
+	[[ -d $d && -z $(under "$d") ]] && rm -rf --one-file-system "$d"
+done
+root=$(mktemp -d "$cache/run.XXXXXX")/root
 trap teardown EXIT
 mkdir -p "$root"
 tar -C "$root" -xf "$tarball" || die "cannot unpack $tarball"
+grep -q '^VERSION_ID="12"' "$root/etc/os-release" ||
+	die "the root is not Debian 12: $(grep PRETTY_NAME "$root/etc/os-release")"
 
 mkdir -p "$root"/{proc,sys,dev,run,mnt/origin,var/cache/apt/archives} "$cache/archives/partial"
 mount -t proc proc "$root/proc" &&
-	mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
-	mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" &&
+	mount --rbind /sys "$root/sys" && mount -o remount,bind,ro "$root/sys" &&
+	mount --rbind /dev "$root/dev" &&
 	mount -t tmpfs -o mode=0755 tmpfs "$root/run" &&
 	mount --bind "$top" "$root/mnt/origin" && mount -o remount,bind,ro "$root/mnt/origin" &&
 	mount --bind "$cache/archives" "$root/var/cache/apt/archives" ||
@@ -219,6 +245,19 @@ if step "make demo (${demo_env[*]}): packages, build, guest, Ceph, compare" demo
 	"cd /root/blkload && ${demo_env[*]} make demo"; then
 	demo_ok=1
 fi
+# A lane broken on purpose must fail here, for the reason it was broken.
+if [[ -n $fault ]]; then
+	case $fault in
+	empty-kdir) why="no kernel build tree (KDIR='')" ;;
+	no-crc32c) why="cannot load libcrc32c" ;;
+	esac
+	if ((!demo_ok)) && grep -qF "$why" "$logs/demo.log"; then
+		echo "# FRESH_FAULT=$fault: make demo failed as it must: $(grep -m1 -F "$why" "$logs/demo.log")"
+	else
+		result 0 "FRESH_FAULT=$fault: make demo did not fail with \"$why\": the lane cannot see this fault"
+	fi
+	finish
+fi
 table() {
 	local p missing=0
 	for p in kernel io_uring libaio librbd; do
@@ -235,12 +274,6 @@ if ((demo_ok)) && table; then
 	result 1 "make demo: the table has all four paths"
 else
 	result 0 "make demo: the table has all four paths"
-fi
-
-# A lane broken on purpose has shown what it must once the demo failed.
-if [[ -n $fault ]] && ((!demo_ok)); then
-	echo "# FRESH_FAULT=$fault: make demo failed, as it must; make check not run"
-	finish
 fi
 
 # The README's second command, as written. Its KTAP results become this

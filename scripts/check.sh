@@ -111,6 +111,19 @@ fi
 
 # --- host ---------------------------------------------------------------
 host() {
+# Scripts the lanes run by path must be executable in the checkout itself
+# (git keeps the bit): a 0644 helper fails only when its lane reaches it.
+executables() {
+	local f bad=0
+	while read -r mode f; do
+		if [[ $mode != 100755 ]] && head -c2 "$f" | grep -q '^#!'; then
+			echo "$f: has a #! line but mode $mode in git"
+			bad=1
+		fi
+	done < <(git ls-files -s scripts selftests .ci | awk '{ print $1, $4 }')
+	((!bad))
+}
+step "scripts with a #! line are executable in git" executables
 step "netlink spec: generated uapi header and policy up to date" make -s check-generated
 step "netlink spec: valid against the kernel's YNL schema (genetlink-legacy)" \
 	/usr/bin/python3 scripts/tests/test_spec.py
@@ -204,8 +217,10 @@ guest_run() {
 	local out=$logs/vm$k t0=$SECONDS took name="guest run $1/$2" extra=() kver
 	rm -rf "$out"
 	echo "# $name: $(wc -w <<<"$sel" | awk '{ print $1 / 2 }') $lane tests, budget ${budget} s, timeout ${timeout} s"
-	if [[ $lane == install && -z ${CHECK_VM:-} && ${VM_ARGS:-} != *-M* ]]; then
-		kver=$(scripts/kdir.sh --kver)
+	# (Not when VM_ARGS names another kernel or module tree.)
+	if [[ $lane == install && -z ${CHECK_VM:-} ]] &&
+		! [[ " ${VM_ARGS:-} " =~ \ (-M|--modules|-k|--kernel|--kver)\  ]]; then
+		kver=$(scripts/kdir.sh --kver "${KDIR:-}")
 		if ! scripts/vm-modules.sh "$kver" "$top/build/vm-modules" "${install_modules[@]}" \
 			>"$out.mods.log" 2>&1; then
 			sed 's/^/# /' "$out.mods.log"
@@ -255,6 +270,7 @@ guest() {
 	list=${CHECK_LIST:-build/kselftest/kselftest-list.txt}
 	if ! python3 scripts/guest-plan.py --list "$list" --budget "${CHECK_BUDGET_FILE:-selftests/budget}" \
 		--column "${CHECK_BUDGET:-6.1}" --select "${CHECK_TESTS:-}" --shard "${CHECK_SHARD:-600}" \
+		--each test_leak_99.sh \
 		>"$logs/plan" 2>"$logs/plan.err"; then
 		sed 's/^/# /' "$logs/plan.err"
 		result 0 "guest: runs planned from selftests/budget"

@@ -3,7 +3,7 @@
 """Plan a lane's guest runs from the selftests' measured budgets.
 
   guest-plan.py --list FILE --budget FILE [--column 6.1|debug]
-                [--select "OPTS"] [--shard SECONDS] [--margin X]
+                [--select "OPTS"] [--shard SECONDS] [--margin X] [--each TEST]
 
 --list is the installed kselftest-list.txt ("collection:test", in run
 order), --budget selftests/budget (what each test takes, measured), --select
@@ -12,7 +12,9 @@ Tests are packed in order into guest runs of at most --shard
 seconds of budget each; each run's timeout is --margin (default 2) times its
 budget plus the guest's start ("_start" in the budget file), so a run ends
 in half its timeout when the budgets hold and in two thirds of it when it
-is a third slower than measured.
+is a third slower than measured. --each names a test that ends every run
+instead (test_leak_99: kmemleak is cleared at each guest's start, so each
+run's leaks must be scanned in that run).
 
 Prints one line per guest run: "TIMEOUT BUDGET LANE -t coll:test ...". A
 run holds the tests of one lane (the install lane's guest gets a lean module
@@ -58,7 +60,7 @@ def read_budget(path):
     return out
 
 
-def plan(available, budget, column, select, shard, margin):
+def plan(available, budget, column, select, shard, margin, each=()):
     errors = []
     names = {t.split(':', 1)[1] for t in available}
     for name in budget:
@@ -86,16 +88,21 @@ def plan(available, budget, column, select, shard, margin):
     def lane_of(t):
         return budget[t.split(':', 1)[1]][2]
 
-    runs, cur, total = [], [], 0
+    ends = [t for t in tests if t.split(':', 1)[1] in each]
+    tests = [t for t in tests if t not in ends]
+    if ends and not tests:
+        tests, ends = ends, []
+    end_cost = sum(cost(t) for t in ends)
+    runs, cur, total = [], [], end_cost
     for t in tests:
         c = cost(t)
         if cur and (total + c > shard or lane_of(t) != lane_of(cur[0])):
-            runs.append((cur, total))
-            cur, total = [], 0
+            runs.append((cur + ends, total))
+            cur, total = [], end_cost
         cur.append(t)
         total += c
     if cur:
-        runs.append((cur, total))
+        runs.append((cur + ends, total))
     lines = []
     for tests_, total in runs:
         timeout = int(math.ceil(margin * (start + total)))
@@ -137,6 +144,7 @@ def main():
     ap.add_argument('--select', default='')
     ap.add_argument('--shard', type=int, default=600)
     ap.add_argument('--margin', type=float, default=2.0)
+    ap.add_argument('--each', action='append', default=[])
     ap.add_argument('--took', nargs='+')
     a = ap.parse_args()
     if a.took:
@@ -151,7 +159,7 @@ def main():
     except (OSError, ValueError) as e:
         print(f'guest-plan: {e}', file=sys.stderr)
         return 1
-    lines, errors = plan(available, budget, a.column, a.select, a.shard, a.margin)
+    lines, errors = plan(available, budget, a.column, a.select, a.shard, a.margin, a.each)
     for e in errors:
         print(f'guest-plan: {e}', file=sys.stderr)
     if errors:

@@ -12,6 +12,23 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 [[ -f $top/module/blkload.ko && -x $top/userspace/blkload ]] ||
 	{ echo "guest-selftests: build first (make)" >&2; exit 1; }
+# The guest's root is this machine's under an overlay: a blkload installed
+# here (make install, DKMS, the package) would be the one tests find. It is
+# removed in the guest (the overlay forgets it at power-off), so every run
+# starts where a user of the tree does.
+kver=$(uname -r)
+gone=0
+for f in /usr/local/sbin/blkload /usr/sbin/blkload \
+	/lib/modules/"$kver"/extra/blkload.ko* /lib/modules/"$kver"/updates/dkms/blkload.ko*; do
+	if [[ -e $f ]]; then
+		echo "guest-selftests: $f is installed on this machine; removed in the guest"
+		rm -f "$f"
+		gone=1
+	fi
+done
+if ((gone)); then
+	depmod -a "$kver"
+fi
 export PATH=$PATH:$top/userspace
 export BLKLOAD_TOP=$top
 # A debug kernel: only leaks made from here on count (test_leak_99.sh).

@@ -12,6 +12,8 @@ kver=${1:?usage: vm-modules.sh KVER OUT MODULE...}
 out=${2:?usage: vm-modules.sh KVER OUT MODULE...}
 shift 2
 src=/lib/modules/$kver
+# It is made anew each time: never remove a directory not named for it.
+[[ $(basename "$out") == vm-modules* ]] || { echo "vm-modules: OUT must be named vm-modules*" >&2; exit 1; }
 [[ -f $src/modules.dep ]] || { echo "vm-modules: no $src/modules.dep" >&2; exit 1; }
 
 rm -rf "$out"

@@ -1,28 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# blkload compare and diff end to end. On null_blk: the device paths, every
+# blkload compare and diff end to end on null_blk: the device paths, every
 # output (JSON, CSV, markdown, SVG charts, the runs' own reports) produced
-# and parsed, the order's rules, valgrind on the parent. On the one-node
-# Ceph: two images given as pool/prefix, mapped by compare itself, a read
-# cell refused on unallocated images with rbd du's figure, then prefilled and
-# run on the kernel and librbd paths with two interleaved rounds (all four
-# paths over Ceph, both directions: test_demo_01, with the same checks,
-# selftests/compare_check.py); nothing left mapped;
-# Ctrl-C (SIGTERM) still reports what ran. diff: no change against itself,
-# a regression (exit 3) and an improvement on doctored copies.
+# and parsed (selftests/compare_check.py), the order's rules, refusals,
+# valgrind on the parent. diff: no change against itself, a regression
+# (exit 3) and an improvement on doctored copies. Over Ceph (images as
+# pool/prefix, mapped by compare, prefill, SIGTERM and Ctrl-C):
+# test_ceph_01, in its cluster; all four paths over Ceph: test_demo_01.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
 bl_not_on_debug_lane "compare's orchestration (userspace; its kernel side is every other test's)"
-bl_require_cmd blkload python3 valgrind gnuplot ceph-mon ceph-osd rbd
+bl_require_cmd blkload python3 valgrind gnuplot
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 5
 bl_mark start
-ceph_mini=$BLKLOAD_TOP/scripts/ceph-mini
 tmp=$(mktemp -d)
-trap '"$ceph_mini" stop >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=20000
 
@@ -110,94 +106,7 @@ diffs() {
 }
 bl_check "diff: no change against itself; a halved path is a regression (exit 3), then an improvement" diffs
 
-# --- Ceph: pool/prefix images, mapped by compare --------------------------
-if ! "$ceph_mini" start -n 0 -s 16M >/dev/null 2>"$tmp/err"; then
-	sed 's/^/# /' "$tmp/err"
-	ktap_exit_fail_msg "the Ceph cluster did not come up"
-fi
-export CEPH_CONF=${CEPH_MINI_DIR:-/tmp/ceph-mini}/ceph.conf
-bl_check "two 16 MiB images" bash -c 'rbd create rbd/cmp0 --size 16M && rbd create rbd/cmp1 --size 16M'
-mapped() { ls /sys/bus/rbd/devices | wc -l; }
-
-unallocated() {
-	blkload compare --images rbd/cmp --count 2 --rw randread --bs 4k --iodepth 1 \
-		--repeat 2 --runtime 1 --output "$tmp/un" 2>"$tmp/un.err" && return 1
-	sed 's/^/# /' "$tmp/un.err"
-	grep -q "rbd/cmp0 is not fully allocated (rbd du: .* used of 16.00 MiB provisioned" \
-		"$tmp/un.err" && grep -q "Add --allow-write to prefill" "$tmp/un.err" &&
-		test "$(mapped)" = 0
-}
-bl_check "read cells on unallocated images refused, naming rbd du's figure; unmapped" unallocated
-
-ceph() {
-	blkload compare --images rbd/cmp --count 2 --rw randread --bs 4k --iodepth 4 \
-		--paths kernel,librbd --repeat 2 --runtime 1 --ramp_time 300ms --allow-write \
-		--cpus 0 --output "$tmp/ceph" >"$tmp/ceph.out" 2>"$tmp/ceph.err" ||
-		{ sed 's/^/# /' "$tmp/ceph.err"; return 1; }
-	grep -q "prefilling 2 targets" "$tmp/ceph.err" || return 1
-	check_result "$tmp/ceph" 2 kernel,librbd librbd 2
-}
-bl_check "Ceph: prefilled, kernel and librbd x 2 rounds; every output parsed" ceph
-bl_check "compare unmapped what it mapped" test "$(mapped)" = 0
-
-allocated() {
-	for i in 0 1; do
-		rbd diff --format json "rbd/cmp$i" | python3 -c '
-import json, sys
-print("# allocated", sum(x["length"] for x in json.load(sys.stdin)))
-' | tee /dev/stderr | grep -q "allocated 16777216" || return 1
-	done
-}
-bl_check "the prefill allocated every byte of both images (rbd diff)" allocated 2>&1
-
-# SIGTERM: the run in progress finishes and counts, then compare ends.
-term() {
-	blkload compare --images rbd/cmp --count 1 --rw randread --bs 4k --iodepth 1,2 \
-		--repeat 5 --runtime 1 --ramp_time 0 --paths kernel,librbd \
-		--output "$tmp/term" >/dev/null 2>"$tmp/term.err" &
-	local pid=$! rc
-	# Once the second run has begun (the first is done): SIGTERM.
-	bl_wait 1200 compgen -G "$tmp/term/runs/002-*.json" >/dev/null || return 1
-	kill -TERM $pid
-	wait $pid
-	rc=$?
-	test $rc = 1 || { echo "# exit $rc"; sed 's/^/# /' "$tmp/term.err"; return 1; }
-	grep -q "terminated; reporting what ran" "$tmp/term.err" &&
-		bl_json "d['incomplete'] is True" "2 <= len(d['order']) < 20" \
-			"all(o['status'] == 0 and o['iops'] > 0 for o in d['order'])" \
-			<"$tmp/term/results.json" && test "$(mapped)" = 0
-}
-bl_check "SIGTERM: the run in progress finishes and counts, then a report of what ran; unmapped" term
-
-# Ctrl-C at a terminal signals the whole process group: the run in progress
-# is stopped at once (a second Ctrl-C would detach its jobs: the children
-# have groups of their own and get one), is not a sample, and nothing stays.
-ctrlc() {
-	setsid blkload compare --images rbd/cmp --count 1 --rw randread --bs 4k --iodepth 1,2 \
-		--repeat 5 --runtime 30 --ramp_time 0 --paths kernel,librbd \
-		--output "$tmp/int" >/dev/null 2>"$tmp/int.err" &
-	local pid=$! rc t0 t1
-	bl_wait 1200 compgen -G "$tmp/int/runs/001-*.json" >/dev/null || return 1
-	sleep 2
-	t0=$(bl_ms)
-	kill -INT -- -$pid
-	kill -INT -- -$pid
-	wait $pid
-	rc=$?
-	t1=$(bl_ms)
-	echo "# compare ended $((t1 - t0)) ms after Ctrl-C twice"
-	test $rc = 1 -a $((t1 - t0)) -lt "$(bl_ms_scaled 15000)" ||
-		{ echo "# exit $rc"; sed 's/^/# /' "$tmp/int.err"; return 1; }
-	grep -q "interrupted; reporting what ran" "$tmp/int.err" &&
-		bl_json "d['incomplete'] is True" "len(d['order']) == 1" \
-			"d['order'][0]['status'] == 130 and d['order'][0]['iops'] is None" \
-			"all(c['paths'][p]['n'] == 0 for c in d['cells'] for p in d['paths'])" \
-			<"$tmp/int/results.json" && test "$(mapped)" = 0 && bl_clean
-}
-bl_check "Ctrl-C: the run stops at once and is not a sample; unmapped, no job left" ctrlc
 bl_check "nothing left of blkload" bl_clean
 bl_unload
-"$ceph_mini" stop 2>&1 | sed 's/^/# /'
-bl_check "daemons gone" bash -c '! pgrep -x "ceph-(mon|osd)" >/dev/null'
 bl_mark end
 ktap_finished

@@ -16,9 +16,9 @@ bl_require_cmd ceph-mon ceph-osd rbd gnuplot blkload python3
 
 ktap_print_header
 # The debug lane keeps its time for the kernel: the demo's guest half is
-# userspace over compare, which test_compare_01 runs there too.
+# userspace over compare (krbd under the module is test_ceph_01's there).
 if ((BL_SCALE > 1)); then
-	ktap_skip_all "the demo runs in make check; the debug lane runs test_compare_01"
+	ktap_skip_all "the demo runs in make check; the debug lane runs test_ceph_01"
 	exit "$BL_SKIP"
 fi
 ktap_set_plan 5

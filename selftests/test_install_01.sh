@@ -69,7 +69,8 @@ fresh() {
 	bl_unload || return 1
 	mkdir -p "$src"
 	# A fresh clone of what is in the tree: its tracked files, nothing built.
-	git -C "$BLKLOAD_TOP" ls-files >"$tmp/files" &&
+	# (Run as root on a checkout someone else may own: git refuses that.)
+	git -c safe.directory="$BLKLOAD_TOP" -C "$BLKLOAD_TOP" ls-files >"$tmp/files" &&
 		rsync -a --files-from="$tmp/files" --ignore-missing-args "$BLKLOAD_TOP/" "$src/" ||
 		return 1
 	bl_nothing_installed && [[ ! -e $src/module/blkload.ko && ! -e $src/userspace/blkload ]]

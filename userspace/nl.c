@@ -53,7 +53,7 @@ int bl_nl_open(struct bl_nl *nl)
 	if (nl->family < 0) {
 		if (nl->family == -NLE_OBJ_NOTFOUND)
 			fprintf(stderr,
-				"blkload: generic netlink family '%s' not found: is the module loaded? try: modprobe blkload\n",
+				"blkload: generic netlink family '%s' not found: is the module loaded? try: modprobe blkload (from a blkload tree: scripts/load-module.sh)\n",
 				BLKLOAD_FAMILY_NAME);
 		else
 			fprintf(stderr, "blkload: cannot resolve generic netlink family '%s': %s\n",

@@ -263,6 +263,20 @@ class Plan(unittest.TestCase):
         lines, _ = self.plan(budget=budget, select='-t blkload:test_b.sh')
         self.assertEqual([('install', LIST[1:])], [(l[2], l[3]) for l in lines])
 
+    def test_each_ends_every_run(self):
+        lst = LIST + ['blkload:test_z.sh']
+        budget = BUDGET + 'test_z.sh 10 10 main\n'
+        b = {}
+        for line in budget.splitlines():
+            name, x, y, lane = line.split()
+            b[name] = (int(x), None if y == '-' else int(y), lane)
+        lines, errors = gp.plan(lst, b, '6.1', '', 250, 2.0, ['test_z.sh'])
+        self.assertEqual([], errors)
+        self.assertEqual([LIST[:1] + lst[2:], LIST[1:] + lst[2:]], [l[3] for l in lines])
+        # Selected alone, it is a run of its own.
+        lines, _ = gp.plan(lst, b, '6.1', '-t blkload:test_z.sh', 250, 2.0, ['test_z.sh'])
+        self.assertEqual([lst[2:]], [l[3] for l in lines])
+
     def test_empty_selection_fails(self):
         _, errors = self.plan(lst=[], budget='_start 1 1 -')
         self.assertTrue(any('no selftest' in e for e in errors), errors)
