@@ -16,6 +16,8 @@
 #   make check           unit tests, build, lint, guest selftests; "N passed, N failed"
 #   make check-debug     the guest selftests on a KASAN/lockdep/kmemleak 6.12 kernel
 #   make check-fresh     make demo and make check on a fresh Debian 12 root (mmdebstrap)
+#   make check-pkg       the packaging lane: make dkms-install and make deb's
+#                        packages installed in the guest (two DKMS builds)
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
 #   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
@@ -55,7 +57,8 @@ export BUILD
 
 .PHONY: all module userspace clean clean-module install uninstall man deb dkms-install \
 	dkms-uninstall deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench check-debug check-fresh demo matrix
+	checkpatch sparse unit selftests vm kcompat bench check-debug check-fresh check-pkg \
+	demo matrix
 
 all: module userspace
 
@@ -159,6 +162,12 @@ check-debug:
 
 check-fresh:
 	@scripts/check-fresh.sh
+
+# DKMS builds the module in the guest twice, under emulation 5-10 minutes:
+# a lane of its own (selftests/budget), not part of make check.
+check-pkg:
+	@$(MAKE) -s deb && CHECK_HOST=0 CHECK_LANES=pkg CHECK_LOGS=$(CURDIR)/build/check-pkg \
+		scripts/check.sh
 
 matrix:
 	scripts/build-matrix.sh

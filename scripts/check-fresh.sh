@@ -14,9 +14,9 @@
 #   2. the README's first command, make demo, reduced with its documented
 #      knobs: packages, build, the guest, Ceph, the table;
 #   3. the README's second command, make check, as written: the host part
-#      and every guest selftest, the install tests among them (the README's
-#      "Using it" commands, test_install_01, and the Debian packages,
-#      test_pkg_01, which find nothing of blkload installed there).
+#      and every guest selftest, the install test among them (the README's
+#      "Using it" commands, test_install_01, which finds nothing of blkload
+#      installed there; the packaging lane is make check-pkg).
 #
 # It fails if a command fails, if the demo's table lacks one of the four
 # paths, or if the README does not name the prerequisites and the demo's

@@ -14,6 +14,8 @@
 #   CHECK_HOST=0        skip the host checks (guest only)
 #   CHECK_TESTS="..."   run_kselftest.sh options for the guest (default: every
 #                       test of the main lane in selftests/budget)
+#   CHECK_LANES=L,...   the budget's lanes to run without CHECK_TESTS (default
+#                       main,install; make check-pkg: pkg)
 #   CHECK_SHARD=S       seconds of budget per guest run (default 600)
 #   CHECK_BUDGET=debug  the budget column to plan with (default 6.1)
 #   CHECK_VM_TIMEOUT=S  one timeout for every guest run instead of the plan's
@@ -187,7 +189,7 @@ step "bash completion from the option tables: run --r<TAB>, --rw values, help = 
 	scripts/tests/test_completion.sh
 step "blkload(8) from the CLI: renders clean, names every command and option" \
 	scripts/tests/test_man.sh
-step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_01 in the guest)" \
+step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_02 in the guest (make check-pkg))" \
 	make -s deb
 step "blkload merge on made-up reports: window rates, waves, startdelay, refusals" \
 	python3 scripts/tests/test_merge.py
@@ -218,7 +220,7 @@ guest_run() {
 	rm -rf "$out"
 	echo "# $name: $(wc -w <<<"$sel" | awk '{ print $1 / 2 }') $lane tests, budget ${budget} s, timeout ${timeout} s"
 	# (Not when VM_ARGS names another kernel or module tree.)
-	if [[ $lane == install && -z ${CHECK_VM:-} ]] &&
+	if [[ $lane == install || $lane == pkg ]] && [[ -z ${CHECK_VM:-} ]] &&
 		! [[ " ${VM_ARGS:-} " =~ \ (-M|--modules|-k|--kernel|--kver)\  ]]; then
 		kver=$(scripts/kdir.sh --kver "${KDIR:-}")
 		if ! scripts/vm-modules.sh "$kver" "$top/build/vm-modules" "${install_modules[@]}" \
@@ -270,7 +272,7 @@ guest() {
 	list=${CHECK_LIST:-build/kselftest/kselftest-list.txt}
 	if ! python3 scripts/guest-plan.py --list "$list" --budget "${CHECK_BUDGET_FILE:-selftests/budget}" \
 		--column "${CHECK_BUDGET:-6.1}" --select "${CHECK_TESTS:-}" --shard "${CHECK_SHARD:-600}" \
-		--each test_leak_99.sh \
+		--each test_leak_99.sh --lanes "${CHECK_LANES:-main,install}" \
 		>"$logs/plan" 2>"$logs/plan.err"; then
 		sed 's/^/# /' "$logs/plan.err"
 		result 0 "guest: runs planned from selftests/budget"

@@ -7,7 +7,13 @@
 # Prints the directory holding bzImage, the build tree (for KDIR=) and
 # mods/ (modules for the guest's /lib/modules: scripts/vm --modules).
 #
-#   scripts/debug-kernel.sh            build if needed (about 15 min on 2 cores)
+#   scripts/debug-kernel.sh            build if needed (about 28 min on 2 cores)
+#   scripts/debug-kernel.sh --cached   only if built already, else exit 3
+#   scripts/debug-kernel.sh --prepared the built tree if there is one, else
+#                                      the same config made ready for
+#                                      external modules only (modules_prepare,
+#                                      a few minutes; no Module.symvers): the
+#                                      build matrix's 6.12 tree
 #   KDIR=$(scripts/debug-kernel.sh)/build make module
 set -euo pipefail
 
@@ -81,17 +87,35 @@ if [[ -f $cache/.complete ]]; then
 	echo "$cache"
 	exit 0
 fi
-mkdir -p "$cache"
-src=$cache/build
-if [[ ! -f $src/Makefile ]]; then
-	tar -C "$cache" -xJf "$tarball"
-	mv "$cache/linux-source-6.12" "$src"
+if [[ ${1:-} == --cached ]]; then
+	echo "debug-kernel: not built yet ($cache)" >&2
+	exit 3
 fi
-cd "$src"
-printf '%s\n' "$fragment" >"$cache/fragment.config"
-make -s defconfig kvm_guest.config >&2
-scripts/kconfig/merge_config.sh -m .config "$cache/fragment.config" >&2
-make -s olddefconfig >&2
+# The tree, configured (for the build below, or prepared alone).
+configure() {
+	mkdir -p "$1"
+	if [[ ! -f $1/build/Makefile ]]; then
+		rm -rf "$1/build" "$1/linux-source-6.12"
+		tar -C "$1" -xJf "$tarball"
+		mv "$1/linux-source-6.12" "$1/build"
+	fi
+	cd "$1/build"
+	printf '%s\n' "$fragment" >"$1/fragment.config"
+	make -s defconfig kvm_guest.config >&2
+	scripts/kconfig/merge_config.sh -m .config "$1/fragment.config" >&2
+	make -s olddefconfig >&2
+}
+if [[ ${1:-} == --prepared ]]; then
+	prep=$cache-prepared
+	if [[ ! -f $prep/.complete ]]; then
+		configure "$prep"
+		make -s -j"$(($(nproc) + 1))" modules_prepare >&2
+		touch "$prep/.complete"
+	fi
+	echo "$prep"
+	exit 0
+fi
+configure "$cache"
 make -s -j"$(($(nproc) + 1))" bzImage modules >&2
 rm -rf "$cache/mods"
 make -s modules_install INSTALL_MOD_PATH="$cache/mods" INSTALL_MOD_STRIP=1 >&2

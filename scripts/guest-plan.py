@@ -60,7 +60,7 @@ def read_budget(path):
     return out
 
 
-def plan(available, budget, column, select, shard, margin, each=()):
+def plan(available, budget, column, select, shard, margin, each=(), lanes=('main', 'install')):
     errors = []
     names = {t.split(':', 1)[1] for t in available}
     for name in budget:
@@ -69,6 +69,12 @@ def plan(available, budget, column, select, shard, margin, each=()):
     if '_start' not in budget:
         errors.append('selftests/budget has no _start line (the guest start)')
     tests = gv.selected_from(available, select)
+    if not select:
+        # Without a selection, the lanes asked for (make check: main and
+        # install; make check-pkg: pkg).
+        tests = [t for t in tests
+                 if t.split(':', 1)[1] not in budget or budget[t.split(':', 1)[1]][2] in lanes
+                 or t.split(':', 1)[1] in each]
     for t in list(dict.fromkeys(available + tests)):
         if t.split(':', 1)[1] not in budget:
             errors.append(f'selftests/budget has no line for {t.split(":", 1)[1]}')
@@ -146,6 +152,7 @@ def main():
     ap.add_argument('--margin', type=float, default=2.0)
     ap.add_argument('--each', action='append', default=[])
     ap.add_argument('--took', nargs='+')
+    ap.add_argument('--lanes', default='main,install')
     a = ap.parse_args()
     if a.took:
         sys.stdout.write(rewrite(a.budget, a.column, took(a.took)))
@@ -159,7 +166,8 @@ def main():
     except (OSError, ValueError) as e:
         print(f'guest-plan: {e}', file=sys.stderr)
         return 1
-    lines, errors = plan(available, budget, a.column, a.select, a.shard, a.margin, a.each)
+    lines, errors = plan(available, budget, a.column, a.select, a.shard, a.margin, a.each,
+                           tuple(a.lanes.split(',')))
     for e in errors:
         print(f'guest-plan: {e}', file=sys.stderr)
     if errors:

@@ -4,7 +4,7 @@
 # Inside the test guest: run the installed kselftest collection the way a
 # user of the tree runs blkload: nothing of it installed (tests load the
 # tree's module with its dependencies, scripts/load-module.sh), the tree's
-# CLI last on PATH, so that an installed one (test_install_01, test_pkg_01)
+# CLI last on PATH, so that an installed one (test_install_01, test_pkg_01, test_pkg_02)
 # is found first.
 #   guest-selftests.sh [run_kselftest.sh options, default: -c blkload]
 set -euo pipefail
@@ -30,6 +30,15 @@ if ((gone)); then
 	depmod -a "$kver"
 fi
 export PATH=$PATH:$top/userspace
+# The tests' unprivileged caller (nobody) may not reach the tree (a clone in
+# /root is 0700): a copy of the CLI it can run, after the tree's on PATH
+# (the search goes on past a file it may not execute; root finds the tree's).
+if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$top/userspace/blkload"; then
+	pub=$(mktemp -d /tmp/blkload-nobody.XXXXXX)
+	chmod 755 "$pub"
+	install -m 755 "$top/userspace/blkload" "$pub/"
+	export PATH=$PATH:$pub
+fi
 export BLKLOAD_TOP=$top
 # A debug kernel: only leaks made from here on count (test_leak_99.sh).
 if [[ -w /sys/kernel/debug/kmemleak ]]; then

@@ -7,7 +7,7 @@
 # of it installed, the tree's module loaded with its dependencies
 # (scripts/load-module.sh, bl_load), the tree's CLI last on PATH;
 # BLKLOAD_TOP names the checkout. The install paths have tests of their own
-# (test_install_01, test_pkg_01).
+# (test_install_01, test_pkg_01, test_pkg_02).
 
 BL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 for f in "$BL_DIR/../kselftest/ktap_helpers.sh" "${KSFT_HELPERS:-}"; do

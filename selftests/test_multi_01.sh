@@ -327,7 +327,7 @@ EOF
 	(cd "$tmp" && LC_ALL=C.UTF-8 ANSIBLE_HOME=$tmp/ans ANSIBLE_LOCAL_TEMP=$tmp/ans/tmp \
 		ANSIBLE_REMOTE_TEMP=$tmp/ans/rtmp ANSIBLE_ASYNC_DIR=$tmp/ans/async \
 		ansible-playbook -i "$tmp/inv" "$multi/ansible/blkload-run.yml" \
-		-e blkload_delay=30 -e "blkload_out=$tmp/an" \
+		-e blkload_delay=60 -e "blkload_out=$tmp/an" \
 		-e ansible_python_interpreter=/usr/bin/python3) >"$tmp/an.out" 2>&1 ||
 		{ tail -30 "$tmp/an.out" | sed 's/^/# /'; return 1; }
 	python3 - "$(ls -d "$tmp"/an/*/)" "$slack" <<'PY'

@@ -115,12 +115,18 @@ errors() {
 }
 bl_check "errors: extack messages through cli.py (no such job, no device path)" errors
 
+# nobody may not reach the tree (a clone in /root): a readable copy of the
+# client and the spec.
 unpriv() {
-	local rc=0
-	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		$py "$ynl/cli.py" --spec "$spec" --schema "$ynl/genetlink-legacy.yaml" \
-		--do job-new --json '{"path": "/dev/nullb0"}' >"$tmp/e3" 2>&1 || rc=$?
-	((rc == 1)) && grep -q "CAP_SYS_ADMIN\|Operation not permitted" "$tmp/e3" && bl_clean
+	local rc=0 pub
+	pub=$(mktemp -d)
+	cp -r "$ynl" "$pub/ynl" && cp "$spec" "$pub/" && chmod -R a+rX "$pub" || return 1
+	(cd "$pub" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		$py ynl/cli.py --spec blkload.yaml --schema ynl/genetlink-legacy.yaml \
+		--do job-new --json '{"path": "/dev/nullb0"}') >"$tmp/e3" 2>&1 || rc=$?
+	rm -rf "$pub"
+	((rc == 1)) && grep -q "CAP_SYS_ADMIN\|Operation not permitted" "$tmp/e3" && bl_clean ||
+		{ echo "# exit $rc"; tail -5 "$tmp/e3" | sed 's/^/# /'; return 1; }
 }
 bl_check "an unprivileged job-new through cli.py is refused, nothing made" unpriv
 

@@ -263,6 +263,26 @@ class Plan(unittest.TestCase):
         lines, _ = self.plan(budget=budget, select='-t blkload:test_b.sh')
         self.assertEqual([('install', LIST[1:])], [(l[2], l[3]) for l in lines])
 
+    def test_lanes_pick_the_tests_without_a_selection(self):
+        lst = LIST + ['blkload:test_z.sh']
+        budget = BUDGET.replace('test_b.sh 200 300 main', 'test_b.sh 200 300 pkg') + \
+            'test_z.sh 10 10 main\n'
+        b = {}
+        for line in budget.splitlines():
+            name, x, y, lane = line.split()
+            b[name] = (int(x), None if y == '-' else int(y), lane)
+        # make check: main and install; the pkg test is not planned.
+        lines, errors = gp.plan(lst, b, '6.1', '', 600, 2.0, ['test_z.sh'])
+        self.assertEqual([], errors)
+        self.assertEqual([[LIST[0], lst[2]]], [l[3] for l in lines])
+        # make check-pkg: the pkg test, the test that ends every run after it.
+        lines, errors = gp.plan(lst, b, '6.1', '', 600, 2.0, ['test_z.sh'], ('pkg',))
+        self.assertEqual([], errors)
+        self.assertEqual([('pkg', [LIST[1], lst[2]])], [(l[2], l[3]) for l in lines])
+        # A selection names its tests whatever their lane.
+        lines, _ = gp.plan(lst, b, '6.1', '-t blkload:test_b.sh', 600, 2.0, ['test_z.sh'])
+        self.assertEqual([[LIST[1]]], [l[3] for l in lines])
+
     def test_each_ends_every_run(self):
         lst = LIST + ['blkload:test_z.sh']
         budget = BUDGET + 'test_z.sh 10 10 main\n'
