@@ -110,6 +110,7 @@ deb:
 	scripts/packaging/make-deb.sh $(BUILD)/deb
 
 dkms-install:
+	@[ -n "$(KVER)" ] || { echo "blkload: no kernel release (KVER); set KVER=" >&2; exit 1; }
 	rm -rf $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
 	scripts/packaging/stage-dkms.sh $(DESTDIR)/usr/src/blkload-$(BL_VERSION)
 	dkms install -m blkload -v $(BL_VERSION) -k $(KVER)

@@ -23,7 +23,9 @@ export KDIR=$dk/build KVER=$kver
 # -cpu Haswell-noTSX: the one-node Ceph runs (qemu64 lacks what its
 # erasure-code library needs) and no early-boot KASAN report (seen with max).
 # One guest run (each debug boot takes two minutes), planned from the debug
-# column; kmemleak is read at its end.
+# column; kmemleak is read at its end. The main lane only: the install and
+# packaging tests build in the guest, and skip on this kernel.
 CHECK_HOST=0 CHECK_LOGS=$top/build/check-debug CHECK_BUDGET=debug CHECK_SHARD=${CHECK_SHARD:-100000} \
+	CHECK_LANES=${CHECK_LANES:-main} \
 	VM_ARGS="-k $dk/bzImage -M $dk/mods --kver $kver --cpu-model Haswell-noTSX -m 6144 -a kasan_multi_shot ${VM_ARGS:-}" \
 	scripts/check.sh

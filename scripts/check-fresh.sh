@@ -37,13 +37,16 @@
 # FRESH_FAULT=empty-kdir|no-crc32c breaks the clone on purpose (the lane
 # must then fail): a Makefile that fixes and exports KDIR before the
 # packages exist, or a guest in which libcrc32c cannot be loaded.
-# FRESH_KEEP=1 keeps the root (~/.cache/blkload/fresh/run) after the run.
+# FRESH_KEEP=1 keeps the root (~/.cache/blkload/fresh/run.XXXXXX/root) until
+# the next run.
 # Prints KTAP and "N passed, N failed", like make check.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [[ -z ${BLKLOAD_FRESH_NS:-} ]]; then
+# In a mount namespace of its own (not the machine's: an inherited variable
+# is no proof), so that no mount made here outlives the run.
+if [[ $(readlink /proc/self/ns/mnt) == "$(readlink /proc/1/ns/mnt)" ]]; then
 	command -v unshare >/dev/null || { echo "check-fresh: unshare missing (util-linux)" >&2; exit 1; }
-	BLKLOAD_FRESH_NS=1 exec unshare --mount --propagation private -- "$0" "$@"
+	exec unshare --mount --propagation private -- "$0" "$@"
 fi
 cache=$(realpath -m "${XDG_CACHE_HOME:-$HOME/.cache}/blkload/fresh")
 logs=$top/build/check-fresh
@@ -83,13 +86,15 @@ die() {
 	finish
 }
 
-rm -rf "$logs"
-mkdir -p "$logs" "$cache"
 echo "TAP version 13"
 [[ $(id -u) == 0 ]] || die "must run as root (chroot, mounts)"
 [[ $cache != *[[:space:]]* ]] || die "the cache path has white space: $cache"
+mkdir -p "$cache"
 exec 9>"$cache/lock"
 flock -n 9 || die "another check-fresh runs (lock $cache/lock)"
+# (After the lock: a second run must not remove the first one's logs.)
+rm -rf "$logs"
+mkdir -p "$logs"
 command -v mmdebstrap >/dev/null || die "mmdebstrap missing: run 'make deps'"
 case $fault in
 "" | empty-kdir | no-crc32c) ;;
@@ -180,6 +185,7 @@ grep -q '^VERSION_ID="12"' "$root/etc/os-release" ||
 
 mkdir -p "$root"/{proc,sys,dev,run,mnt/origin,var/cache/apt/archives} "$cache/archives/partial"
 mount -t proc proc "$root/proc" &&
+	mount --bind "$root/proc/sys" "$root/proc/sys" && mount -o remount,bind,ro "$root/proc/sys" &&
 	mount --rbind /sys "$root/sys" && mount -o remount,bind,ro "$root/sys" &&
 	mount --rbind /dev "$root/dev" &&
 	mount -t tmpfs -o mode=0755 tmpfs "$root/run" &&
@@ -192,9 +198,17 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod +x "$root/usr/sbin/policy-rc.d"
 
-# A command run in the fresh root as a user's root shell would run it.
+# Every mount under the root's /sys read-only too (cgroup, debugfs, ...).
+for m in $(under "$root/sys"); do
+	mount -o remount,bind,ro "$m" 2>/dev/null
+done
+
+# A command run in the fresh root as a user's root shell would run it, but
+# never able to load into, reboot or reclock this machine's kernel: make
+# demo and make check load modules only in their guests.
 in_root() {
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	setpriv --bounding-set=-sys_module,-sys_boot,-sys_time,-sys_rawio \
+		chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		/bin/bash -c "$1"
 }
@@ -252,7 +266,8 @@ if [[ -n $fault ]]; then
 	no-crc32c) why="cannot load libcrc32c" ;;
 	esac
 	if ((!demo_ok)) && grep -qF "$why" "$logs/demo.log"; then
-		echo "# FRESH_FAULT=$fault: make demo failed as it must: $(grep -m1 -F "$why" "$logs/demo.log")"
+		echo "# $(grep -m1 -F "$why" "$logs/demo.log")"
+		result 1 "FRESH_FAULT=$fault: make demo failed with \"$why\""
 	else
 		result 0 "FRESH_FAULT=$fault: make demo did not fail with \"$why\": the lane cannot see this fault"
 	fi

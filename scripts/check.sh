@@ -213,6 +213,8 @@ fi
 # over Debian's 4000 modules that takes 45-90 s each under emulation, so
 # their guest gets a lean module tree of what they load (scripts/vm-modules.sh).
 install_modules=(null_blk libcrc32c crc32c_generic configfs)
+# The test that ends every guest run (kmemleak's scan; skips without it).
+each_test=test_leak_99.sh
 
 guest_run() {
 	local k=$1 runs=$2 timeout=$3 budget=$4 lane=$5 sel=$6 vm=${CHECK_VM:-scripts/vm} line
@@ -236,17 +238,31 @@ guest_run() {
 		scripts/guest-selftests.sh $sel >/dev/null 2>"$out.err"
 	vrc=$?
 	took=$((SECONDS - t0))
+	python3 scripts/guest-verdict.py --output "$out/output" --rc "$out/rc" \
+		--list "$list" --select "$sel" --name guest >"$out.verdict" 2>&1
+	# (Exit 1 is a failed test; a crash is a traceback, or no verdict at all.)
+	if (($? > 1)) || grep -q '^Traceback' "$out.verdict" ||
+		! grep -q '^\(not \)\?ok ' "$out.verdict"; then
+		sed 's/^/# /' "$out.verdict"
+		result 0 "$name: the verdict on its output (scripts/guest-verdict.py)"
+	fi
 	while IFS= read -r line; do
-		if [[ $line == "ok "*"# SKIP"* ]]; then
+		if [[ $line == "ok "*"# SKIP"* && $lane != main && ${CHECK_BUDGET:-6.1} == 6.1 &&
+			$line != *"/$each_test"* ]]; then
+			# The install and packaging lanes exist for their tests: on
+			# Debian's kernel a skip there is the README's path not taken.
+			line=${line#ok }
+			result 0 "${line%% # SKIP*} (skipped in the $lane lane: ${line##*# SKIP })"
+		elif [[ $line == "ok "*"# SKIP"* ]]; then
 			line=${line#ok }
 			result 1 "${line%% # SKIP*}" "SKIP ${line##*# SKIP }"
 		elif [[ $line == "ok "* ]]; then
 			result 1 "${line#ok }"
-		else
+		elif [[ $line == "not ok "* ]]; then
 			result 0 "${line#not ok }"
 		fi
-	done < <(python3 scripts/guest-verdict.py --output "$out/output" --rc "$out/rc" \
-		--list "$list" --select "$sel" --name guest)
+	done <"$out.verdict"
+
 	grep -E '^# (not )?ok|^# .*(FAIL|assertion|expected)' "$out/output" 2>/dev/null |
 		grep -v '^# ok' | head -40
 	grep -h "known report ignored" "$out.err" 2>/dev/null | sed 's/^/# /'
@@ -272,7 +288,7 @@ guest() {
 	list=${CHECK_LIST:-build/kselftest/kselftest-list.txt}
 	if ! python3 scripts/guest-plan.py --list "$list" --budget "${CHECK_BUDGET_FILE:-selftests/budget}" \
 		--column "${CHECK_BUDGET:-6.1}" --select "${CHECK_TESTS:-}" --shard "${CHECK_SHARD:-600}" \
-		--each test_leak_99.sh --lanes "${CHECK_LANES:-main,install}" \
+		--each "$each_test" --lanes "${CHECK_LANES:-main,install}" \
 		>"$logs/plan" 2>"$logs/plan.err"; then
 		sed 's/^/# /' "$logs/plan.err"
 		result 0 "guest: runs planned from selftests/budget"

@@ -43,6 +43,9 @@ gv = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gv)
 
 COLUMNS = ('6.1', 'debug')
+# main: make check; install: make check, a guest with a lean module tree;
+# pkg: make check-pkg alone.
+LANES = ('main', 'install', 'pkg')
 
 
 def read_budget(path):
@@ -56,6 +59,8 @@ def read_budget(path):
             if len(line) != 4:
                 raise ValueError(f'{path}:{n}: want "TEST SECONDS DEBUG-SECONDS LANE"')
             name, a, b, lane = line
+            if lane not in LANES and not (name.startswith('_') and lane == '-'):
+                raise ValueError(f'{path}:{n}: lane {lane!r} is not one of {", ".join(LANES)}')
             out[name] = (int(a), None if b == '-' else int(b), lane)
     return out
 
@@ -69,6 +74,9 @@ def plan(available, budget, column, select, shard, margin, each=(), lanes=('main
     if '_start' not in budget:
         errors.append('selftests/budget has no _start line (the guest start)')
     tests = gv.selected_from(available, select)
+    for lane in lanes:
+        if lane not in LANES:
+            errors.append(f'lane {lane!r} is not one of {", ".join(LANES)}')
     if not select:
         # Without a selection, the lanes asked for (make check: main and
         # install; make check-pkg: pkg).
@@ -97,6 +105,9 @@ def plan(available, budget, column, select, shard, margin, each=(), lanes=('main
     ends = [t for t in tests if t.split(':', 1)[1] in each]
     tests = [t for t in tests if t not in ends]
     if ends and not tests:
+        if not select:
+            # Only what ends every run: the lanes asked for hold no test.
+            return None, [f'no selftest in lanes {",".join(lanes)}']
         tests, ends = ends, []
     end_cost = sum(cost(t) for t in ends)
     runs, cur, total = [], [], end_cost

@@ -279,6 +279,12 @@ class Plan(unittest.TestCase):
         lines, errors = gp.plan(lst, b, '6.1', '', 600, 2.0, ['test_z.sh'], ('pkg',))
         self.assertEqual([], errors)
         self.assertEqual([('pkg', [LIST[1], lst[2]])], [(l[2], l[3]) for l in lines])
+        # A lane that holds nothing, or is not a lane, fails (not a run of
+        # the test that ends every run alone).
+        for lanes in (('install',), ('pgk',), ('main, install',)):
+            lines, errors = gp.plan(lst, b, '6.1', '', 600, 2.0, ['test_z.sh'], lanes)
+            self.assertIsNone(lines, lanes)
+            self.assertTrue(errors, lanes)
         # A selection names its tests whatever their lane.
         lines, _ = gp.plan(lst, b, '6.1', '-t blkload:test_b.sh', 600, 2.0, ['test_z.sh'])
         self.assertEqual([[LIST[1]]], [l[3] for l in lines])
@@ -311,6 +317,22 @@ class Plan(unittest.TestCase):
         lines, errors = gp.plan(['blkload:' + p for p in progs], budget, '6.1', '', 600, 2.0)
         self.assertEqual([], errors)
         self.assertTrue(lines)
+        # Every selftest is in a lane that some lane's plan runs.
+        planned = set()
+        for lanes in (('main', 'install'), ('pkg',)):
+            lines, errors = gp.plan(['blkload:' + p for p in progs], budget, '6.1', '', 600, 2.0,
+                                    ['test_leak_99.sh'], lanes)
+            self.assertEqual([], errors)
+            planned |= {t for l in lines for t in l[3]}
+        self.assertEqual({'blkload:' + p for p in progs}, planned)
+
+    def test_a_budget_line_in_no_lane_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, 'budget')
+            with open(p, 'w') as f:
+                f.write('_start 20 40 -\ntest_a.sh 100 - instal\n')
+            with self.assertRaises(ValueError):
+                gp.read_budget(p)
 
 
 class CheckDriver(unittest.TestCase):
