@@ -93,6 +93,8 @@ install: all man
 	@[ -n "$(KVER)" ] || { echo "blkload: no kernel release (KVER) for $(KDIR); set KVER=" >&2; exit 1; }
 	install -D -m 0644 module/blkload.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
+	@[ -n "$(DESTDIR)" ] || [ "$(KVER)" = "$$(uname -r)" ] || echo "blkload: installed for $(KVER), \
+	but $$(uname -r) runs: modprobe finds it once $(KVER) boots (or build with KDIR= of the running kernel's headers)" >&2
 	install -D -m 0755 userspace/blkload $(DESTDIR)$(SBINDIR)/blkload
 	install -D -m 0644 $(BUILD)/man/blkload.8 $(DESTDIR)$(MANDIR)/man8/blkload.8
 	userspace/blkload completion >$(BUILD)/blkload.bash

@@ -33,6 +33,15 @@ pkgs=(
 	mmdebstrap
 )
 
+# A Debian kernel running that is not the newest: its own headers too, so
+# that "make && make install && modprobe blkload" builds for the kernel
+# that modprobe loads into (linux-headers-amd64 is the newest's).
+run=$(uname -r)
+if dpkg-query -W -f='${Status}' "linux-image-$run" 2>/dev/null | grep -q "ok installed" &&
+	apt-cache show "linux-headers-$run" >/dev/null 2>&1; then
+	pkgs+=("linux-headers-$run")
+fi
+
 missing=()
 for p in "${pkgs[@]}"; do
 	[[ $p == \#* ]] && continue
