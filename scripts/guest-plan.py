@@ -65,7 +65,8 @@ def read_budget(path):
     return out
 
 
-def plan(available, budget, column, select, shard, margin, each=(), lanes=('main', 'install')):
+def plan(available, budget, column, select, shard, margin, each=(), lanes=('main', 'install'),
+         test_timeout=None):
     errors = []
     names = {t.split(':', 1)[1] for t in available}
     for name in budget:
@@ -99,6 +100,15 @@ def plan(available, budget, column, select, shard, margin, each=(), lanes=('main
         return a
 
     start = cost('_start')
+    # kselftest's runner stops a test at its timeout (selftests/settings):
+    # a test's budget must stay under two thirds of it.
+    if test_timeout:
+        for t in tests:
+            if 3 * cost(t) > 2 * test_timeout:
+                errors.append(f'{t.split(":", 1)[1]}: budget {cost(t)} s is over two thirds of '
+                              f'the runner\'s {test_timeout} s timeout (selftests/settings)')
+        if errors:
+            return None, errors
     def lane_of(t):
         return budget[t.split(':', 1)[1]][2]
 
@@ -177,8 +187,15 @@ def main():
     except (OSError, ValueError) as e:
         print(f'guest-plan: {e}', file=sys.stderr)
         return 1
+    test_timeout = None
+    settings = os.path.join(os.path.dirname(os.path.abspath(a.budget)), 'settings')
+    if os.path.exists(settings):
+        with open(settings, encoding='utf-8') as f:
+            for line in f:
+                if line.startswith('timeout='):
+                    test_timeout = int(line.split('=', 1)[1])
     lines, errors = plan(available, budget, a.column, a.select, a.shard, a.margin, a.each,
-                           tuple(a.lanes.split(',')))
+                         tuple(a.lanes.split(',')), test_timeout)
     for e in errors:
         print(f'guest-plan: {e}', file=sys.stderr)
     if errors:

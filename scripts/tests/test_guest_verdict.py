@@ -314,9 +314,13 @@ class Plan(unittest.TestCase):
             for line in f:
                 progs += [w for w in line.split() if w.startswith('test_') and w.endswith('.sh')]
         budget = gp.read_budget(os.path.join(TOP, 'selftests', 'budget'))
-        lines, errors = gp.plan(['blkload:' + p for p in progs], budget, '6.1', '', 600, 2.0)
-        self.assertEqual([], errors)
-        self.assertTrue(lines)
+        with open(os.path.join(TOP, 'selftests', 'settings')) as f:
+            timeout = int(f.read().split('timeout=', 1)[1].split()[0])
+        for column in ('6.1', 'debug'):
+            lines, errors = gp.plan(['blkload:' + p for p in progs], budget, column, '', 600, 2.0,
+                                    test_timeout=timeout)
+            self.assertEqual([], errors)
+            self.assertTrue(lines)
         # Every selftest is in a lane that some lane's plan runs.
         planned = set()
         for lanes in (('main', 'install'), ('pkg',)):
@@ -325,6 +329,15 @@ class Plan(unittest.TestCase):
             self.assertEqual([], errors)
             planned |= {t for l in lines for t in l[3]}
         self.assertEqual({'blkload:' + p for p in progs}, planned)
+
+    def test_a_test_near_the_runners_timeout_fails(self):
+        b = {'_start': (20, 40, '-'), 'test_a.sh': (100, None, 'main'),
+             'test_b.sh': (401, 300, 'main')}
+        lines, errors = gp.plan(LIST, b, '6.1', '', 600, 2.0, test_timeout=600)
+        self.assertIsNone(lines)
+        self.assertTrue(any('test_b.sh' in e and 'two thirds' in e for e in errors), errors)
+        lines, errors = gp.plan(LIST, b, '6.1', '', 600, 2.0, test_timeout=602)
+        self.assertEqual([], errors)
 
     def test_a_budget_line_in_no_lane_fails(self):
         with tempfile.TemporaryDirectory() as d:
