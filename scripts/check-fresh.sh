@@ -36,7 +36,8 @@
 #
 # FRESH_FAULT=empty-kdir|no-crc32c breaks the clone on purpose (the lane
 # must then fail): a Makefile that fixes and exports KDIR before the
-# packages exist, or a guest in which libcrc32c cannot be loaded.
+# packages exist, or a guest whose kernel cannot load libcrc32c
+# (module_blacklist= on its command line).
 # FRESH_KEEP=1 keeps the root (~/.cache/blkload/fresh/run.XXXXXX/root) until
 # the next run.
 # Prints KTAP and "N passed, N failed", like make check.
@@ -247,9 +248,13 @@ PY
 	echo "# FRESH_FAULT=empty-kdir: the clone's Makefile exports KDIR as read"
 	;;
 no-crc32c)
-	mkdir -p "$root/etc/modprobe.d"
-	echo "install libcrc32c /bin/false" >"$root/etc/modprobe.d/blkload-fresh-fault.conf"
-	echo "# FRESH_FAULT=no-crc32c: modprobe libcrc32c fails in the guest"
+	# The guest's kernel refuses libcrc32c (module_blacklist=, enforced by
+	# the kernel; an "install" line in modprobe.d is ignored by kmod for a
+	# module with a softdep, as libcrc32c has).
+	grep -q 'hung_task_timeout_secs=60 ' "$root/root/blkload/scripts/vm" &&
+		sed -i 's/hung_task_timeout_secs=60 /hung_task_timeout_secs=60 module_blacklist=libcrc32c /' \
+			"$root/root/blkload/scripts/vm" || die "cannot break the guest's command line"
+	echo "# FRESH_FAULT=no-crc32c: the guest's kernel cannot load libcrc32c"
 	;;
 esac
 
