@@ -168,9 +168,9 @@ check-fresh:
 
 # DKMS builds the module in the guest twice, under emulation 5-10 minutes:
 # a lane of its own (selftests/budget), not part of make check.
-check-pkg:
-	@$(MAKE) -s deb && CHECK_HOST=0 CHECK_LANES=pkg CHECK_LOGS=$(CURDIR)/build/check-pkg \
-		scripts/check.sh
+check-pkg: deps
+	@$(MAKE) -s deb
+	@CHECK_HOST=0 CHECK_LANES=pkg CHECK_LOGS=$(CURDIR)/build/check-pkg scripts/check.sh
 
 matrix:
 	scripts/build-matrix.sh

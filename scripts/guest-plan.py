@@ -75,6 +75,13 @@ def plan(available, budget, column, select, shard, margin, each=(), lanes=('main
     if '_start' not in budget:
         errors.append('selftests/budget has no _start line (the guest start)')
     tests = gv.selected_from(available, select)
+    for t in tests:
+        if ':' not in t:
+            errors.append(f'{t}: a selftest is named COLLECTION:TEST (blkload:{t})')
+        elif t not in available:
+            errors.append(f'{t}: no such selftest (selftests/Makefile TEST_PROGS)')
+    if errors:
+        return None, errors
     for lane in lanes:
         if lane not in LANES:
             errors.append(f'lane {lane!r} is not one of {", ".join(LANES)}')
@@ -180,8 +187,12 @@ def main():
         return 0
     if not a.list:
         ap.error('--list is required')
-    with open(a.list, encoding='utf-8') as f:
-        available = [l.strip() for l in f if ':' in l]
+    try:
+        with open(a.list, encoding='utf-8') as f:
+            available = [l.strip() for l in f if ':' in l]
+    except OSError as e:
+        print(f'guest-plan: {e} (scripts/ksft-install.sh makes the list)', file=sys.stderr)
+        return 1
     try:
         budget = read_budget(a.budget)
     except (OSError, ValueError) as e:

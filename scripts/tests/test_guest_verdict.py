@@ -339,6 +339,13 @@ class Plan(unittest.TestCase):
         lines, errors = gp.plan(LIST, b, '6.1', '', 600, 2.0, test_timeout=602)
         self.assertEqual([], errors)
 
+    def test_a_selection_of_no_selftest_fails(self):
+        for select, want in (('-t test_a.sh', 'COLLECTION:TEST'),
+                             ('-t blkload:nosuch.sh', 'no such selftest')):
+            lines, errors = self.plan(select=select)
+            self.assertIsNone(lines, select)
+            self.assertTrue(any(want in e for e in errors), errors)
+
     def test_a_budget_line_in_no_lane_fails(self):
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, 'budget')
