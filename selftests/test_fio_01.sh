@@ -134,6 +134,8 @@ json.dump(d, open(sys.argv[2], "w"))' "$tmp/k.json" "$tmp/bad.json" &&
 }
 bl_check "the CSV check fails on bins that do not add up, and on no job" refuses
 
+# fio's units follow the values (percentiles in msec once the tail passes
+# 100 ms, as a TCG stall can make it): any of fio's three.
 text() {
 	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=32 --number_ios=$n \
 		--cpus 0 --sample-interval 10ms >"$tmp/t.txt" 2>&1 || return 1
@@ -144,15 +146,15 @@ want = [
     r'/dev/nullb0: \(groupid=0, jobs=1\): err= 0: job \d+ on /dev/nullb0, rw=randread, bs=4096, iodepth=32, cpus=0: done \(limit\)',
     r'  read: IOPS=[\d.]+k?, BW=[\d.]+[KM]iB/s \([\d.]+[kM]B/s\)\(78\.1MiB/\d+msec\)',
     r'    slat \((n|u)sec\): min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+',
-    r'    clat \(usec\): min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+',
-    r'     lat \(usec\): min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+',
-    r'    clat percentiles \(usec\):',
+    r'    clat \((n|u|m)sec\): min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+',
+    r'     lat \((n|u|m)sec\): min=\d+, max=\d+, avg=[\d.]+, stdev=[\d.]+',
+    r'    clat percentiles \((n|u|m)sec\):',
     r'     \|  1\.00th=\[ *\d+\],  5\.00th=\[ *\d+\], 10\.00th=\[ *\d+\], 20\.00th=\[ *\d+\],',
     r'     \| 30\.00th=\[ *\d+\], 40\.00th=\[ *\d+\], 50\.00th=\[ *\d+\], 60\.00th=\[ *\d+\],',
     r'     \| 70\.00th=\[ *\d+\], 80\.00th=\[ *\d+\], 90\.00th=\[ *\d+\], 95\.00th=\[ *\d+\],',
     r'     \| 99\.00th=\[ *\d+\], 99\.50th=\[ *\d+\], 99\.90th=\[ *\d+\], 99\.95th=\[ *\d+\],',
     r'     \| 99\.99th=\[ *\d+\]',
-    r'     lat percentiles \(usec\):',
+    r'     lat percentiles \((n|u|m)sec\):',
     r'     \|  1\.00th=\[ *\d+\],  5\.00th=.*',
     r'     \| 30\.00th=.*', r'     \| 70\.00th=.*', r'     \| 99\.00th=.*', r'     \| 99\.99th=\[ *\d+\]',
     r'   bw \(  KiB/s\): min=\d+, max=\d+, per=100\.00%, avg=[\d.]+, stdev=[\d.]+, samples=\d+',
