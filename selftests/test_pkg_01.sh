@@ -7,44 +7,9 @@
 # starts where a user does: nothing of blkload installed or loaded. One DKMS
 # build under emulation is 3-5 minutes: the pkg lane (make check-pkg).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pkg_lib.sh"
 
-bl_require_root
-# DKMS builds under KASAN and emulation take over the runner's 10 minutes.
-bl_not_on_debug_lane "packaging and DKMS builds"
-bl_require_cmd dkms dpkg make modinfo
-
-kver=$(uname -r)
-if [[ ! -f /lib/modules/$kver/build/Makefile ]]; then
-	ktap_skip_all "no headers for $kver (/lib/modules/$kver/build): DKMS cannot build here"
-	exit "$BL_SKIP"
-fi
-ver=$(sed -n 's/^#define BLKLOAD_VERSION[[:space:]]*"\(.*\)"/\1/p' \
-	"$BLKLOAD_TOP/include/blkload/version.h")
-debs=$BLKLOAD_TOP/build/deb
-
-ktap_print_header
-ktap_set_plan 4
-bl_mark start
-tmp=$(mktemp -d)
-restore() {
-	modprobe -r blkload 2>/dev/null
-	dpkg -r blkload blkload-dkms >/dev/null 2>&1
-	dkms remove -m blkload -v "$ver" --all >/dev/null 2>&1
-	rm -rf "/usr/src/blkload-$ver"
-	rm -rf "$tmp"
-}
-# The runner's timeout sends SIGTERM: restore then too, or every later test
-# would find the packaged module and CLI.
-trap restore EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
-bl_unload
-bl_check "the user's state: nothing of blkload installed or loaded" bl_nothing_installed
-
-# Where modprobe would load blkload from, or nothing.
-modpath() {
-	modinfo -n blkload 2>/dev/null
-}
+bl_pkg_start 4
 
 dkms_install() {
 	local t0 t1

@@ -223,14 +223,20 @@ test_b.sh 200 300 main
 """
 
 
+def budget_of(text):
+    """A budget file's text as guest-plan.read_budget returns it."""
+    b = {}
+    for line in text.splitlines():
+        name, x, y, lane = line.split()
+        b[name] = (int(x), None if y == '-' else int(y), lane)
+    return b
+
+
 class Plan(unittest.TestCase):
     """scripts/guest-plan.py: guest runs and their timeouts from the budgets."""
 
     def plan(self, budget=BUDGET, lst=LIST, select='', shard=600, column='6.1'):
-        b = {}
-        for line in budget.splitlines():
-            name, x, y, lane = line.split()
-            b[name] = (int(x), None if y == '-' else int(y), lane)
+        b = budget_of(budget)
         return gp.plan(lst, b, column, select, shard, 2.0)
 
     def test_one_run_timeout_twice_the_budget(self):
@@ -267,10 +273,7 @@ class Plan(unittest.TestCase):
         lst = LIST + ['blkload:test_z.sh']
         budget = BUDGET.replace('test_b.sh 200 300 main', 'test_b.sh 200 300 pkg') + \
             'test_z.sh 10 10 main\n'
-        b = {}
-        for line in budget.splitlines():
-            name, x, y, lane = line.split()
-            b[name] = (int(x), None if y == '-' else int(y), lane)
+        b = budget_of(budget)
         # make check: main and install; the pkg test is not planned.
         lines, errors = gp.plan(lst, b, '6.1', '', 600, 2.0, ['test_z.sh'])
         self.assertEqual([], errors)
@@ -292,10 +295,7 @@ class Plan(unittest.TestCase):
     def test_each_ends_every_run(self):
         lst = LIST + ['blkload:test_z.sh']
         budget = BUDGET + 'test_z.sh 10 10 main\n'
-        b = {}
-        for line in budget.splitlines():
-            name, x, y, lane = line.split()
-            b[name] = (int(x), None if y == '-' else int(y), lane)
+        b = budget_of(budget)
         lines, errors = gp.plan(lst, b, '6.1', '', 250, 2.0, ['test_z.sh'])
         self.assertEqual([], errors)
         self.assertEqual([LIST[:1] + lst[2:], LIST[1:] + lst[2:]], [l[3] for l in lines])
