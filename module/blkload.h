@@ -135,6 +135,8 @@ struct bl_worker {
 	unsigned int users;		/* bl_jobs_lock */
 	bool offline;			/* set under bl_jobs_lock, read by the worker */
 	bool offline_seen;		/* worker only */
+	bool freezing;			/* worker only: a suspend freezes tasks */
+	bool frozen;			/* in (or going into) the refrigerator */
 	struct completion offline_ack;
 	u64 runtime_seen;		/* sum_exec_runtime already split over queues */
 	unsigned long ctx_seen;		/* context switches (nvcsw + nivcsw) likewise */
@@ -181,6 +183,7 @@ struct bl_queue {
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
+	u64 retry_at;		/* polled: refused with nothing in flight, retry then */
 	/*
 	 * Rate limit: this queue's share of the job's IOPS, the time the next
 	 * IO is due, the step between two (whole ns, and a remainder counted
@@ -323,6 +326,8 @@ struct bl_job {
 	u32 state;		/* enum blkload_state; READ_ONCE outside the lock */
 	bool deleted;		/* freed once not running */
 	bool linked;		/* in the table */
+	bool bdev_gone;		/* its device closed or closing (bl_jobs_lock) */
+	s64 open_seq;		/* its open's ticket (bl_job_others_open()) */
 	bool counted;		/* in the job count and memory budget */
 	bool released;		/* done: slots, workers and device given back */
 	bool nowait;		/* the device takes REQ_NOWAIT and no bio needs a split */
@@ -345,6 +350,7 @@ struct bl_job {
 extern unsigned int blkload_max_iodepth;
 extern unsigned int blkload_max_jobs;
 extern unsigned long blkload_mem_budget_mb;
+extern unsigned int blkload_max_queue_rows;
 
 u64 blkload_mem_budget(void);
 

@@ -22,6 +22,22 @@
 #define blk_opf_t unsigned int
 #endif
 
+#ifndef HAVE_STRUCT_SIZE_T
+/* What 6.5's struct_size_t() is: struct_size() of a type (early 6.1.y lacks it). */
+#define struct_size_t(type, member, count)	struct_size((type *)NULL, member, count)
+#endif
+
+/*
+ * Joining the events group needs CAP_SYS_ADMIN (6.7; Debian's 6.1 has it
+ * backported). A kernel that cannot restrict the group gets none: its
+ * events would carry devices and statistics to any user. The CLI then polls.
+ */
+#ifdef HAVE_GENL_MCAST_CAP_SYS_ADMIN
+#define BL_HAVE_EVENTS	1
+#else
+#define BL_HAVE_EVENTS	0
+#endif
+
 #ifndef HAVE_GENL_REQ_ATTR_CHECK
 #define GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[(attr)])
 #endif
@@ -100,6 +116,50 @@ static inline void bl_bdev_close(struct bl_bdev *d)
 	blkdev_put(d->bdev, d->mode);
 #endif
 	d->bdev = NULL;
+}
+
+/*
+ * Opens of @b by anyone but the caller's own one open: of @b itself; for a
+ * whole disk also every open of its partitions; for a partition also its
+ * disk opened whole (other partitions are other ranges). Userspace openers
+ * (an OSD's O_DIRECT open with a flock, QEMU, a database) and kernel ones
+ * without a holder (an nvmet namespace, a loop device over it) alike; no API
+ * tells readers from writers on every supported kernel. Under the disk's
+ * open_mutex, so that the counts agree with each other.
+ *
+ * What a partition's open holds of its disk changed in 6.5, with the
+ * blk_mode_t open API: before, its first open opened the disk once; since,
+ * each of its opens does. The 3-argument blkdev_get_by_path() is the API
+ * before that change (no holder ops), and so tells the two apart.
+ */
+static inline int bl_bdev_other_openers(struct block_device *b)
+{
+	struct gendisk *disk = b->bd_disk;
+	struct block_device *whole = bdev_whole(b), *part;
+	int n, parts = 0, in_parts = 0, held;
+	unsigned long idx;
+
+	mutex_lock(&disk->open_mutex);
+	n = atomic_read(&b->bd_openers) - 1;
+	/* Partitions come and go under open_mutex. */
+	xa_for_each_start(&disk->part_tbl, idx, part, 1) {
+		int o = atomic_read(&part->bd_openers);
+
+		parts += o > 0;
+		in_parts += o;
+	}
+#ifdef HAVE_BLKDEV_GET_BY_PATH_3ARG
+	held = parts;
+#else
+	held = in_parts;
+#endif
+	/* The disk's count is its own opens and what its partitions' hold of it. */
+	if (bdev_is_partition(b))
+		n += atomic_read(&whole->bd_openers) - held;
+	else
+		n += in_parts - held;
+	mutex_unlock(&disk->open_mutex);
+	return max(n, 0);
 }
 
 static inline sector_t bl_bdev_nr_sectors(struct block_device *b)

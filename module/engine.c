@@ -28,7 +28,8 @@
  * the device takes REQ_NOWAIT and no bio of the job needs splitting (a
  * REQ_NOWAIT bio that must be split always fails), bios are submitted with
  * it. One the device cannot take now completes at once with BLK_STS_AGAIN;
- * it is not counted and goes again, with the same operation, offset and
+ * it stays counted as it was at its first attempt (a limit caps new IO
+ * only) and goes again, with the same operation, offset and
  * data, as a later submission: its latency still runs from its first
  * attempt, as fio's does from before a blocking io_submit(). The queue then
  * keeps no more bios in flight than the device took (a window that grows by
@@ -37,6 +38,13 @@
  * queue is frozen, the device is runtime-suspended), or a bio refused four
  * times, goes again blocking, once: that waits for the device as a plain
  * submission would, and wakes it.
+ *
+ * Polled bios never go blocking: the tags such a bio would wait for may be
+ * held by polled bios only this worker completes. One refused with nothing
+ * of the queue in flight tries again 20 us later; one refused
+ * BL_POLL_REFUSED_MAX times in a row goes once unpolled and blocking, to
+ * the device's interrupt-driven queues (whose tags interrupts free), which
+ * also wakes a runtime-suspended device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,6 +60,13 @@
 
 /* Refusals of one bio after which it goes blocking. */
 #define BL_REFUSED_MAX	4
+/*
+ * A refused polled bio with nothing of its queue in flight tries again this
+ * much later: the tags are another poller's, who frees them (a polled bio
+ * never goes blocking: nothing would poll the tags it waits for).
+ */
+#define BL_POLL_RETRY_NS	(20 * NSEC_PER_USEC)
+#define BL_POLL_REFUSED_MAX	64
 
 static void bl_end_io(struct bio *bio)
 {
@@ -152,20 +167,20 @@ static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
 	unsigned int nr = bl_slot_pages(&job->p), i, left = job->p.bs_max;
 	struct bl_slot *slot;
 
-	slot = kzalloc_node(bl_slot_size(&job->p), GFP_KERNEL, node);
+	slot = kzalloc_node(bl_slot_size(&job->p), GFP_KERNEL_ACCOUNT, node);
 	if (!slot)
 		return NULL;
 	slot->q = q;
 	if (job->vmap) {
 		slot->vsnap = kvzalloc_node(array_size(job->p.bs_max / job->p.bs, sizeof(u32)),
-					    GFP_KERNEL, node);
+					    GFP_KERNEL_ACCOUNT, node);
 		if (!slot->vsnap) {
 			kfree(slot);
 			return NULL;
 		}
 	}
 	for (i = 0; i < nr; i++) {
-		struct page *page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+		struct page *page = alloc_pages_node(node, GFP_KERNEL_ACCOUNT | __GFP_ZERO, 0);
 
 		if (!page) {
 			slot->nr_pages = i;
@@ -214,7 +229,7 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 		mix = job->p.rwmixread;
 	}
 
-	q = kvzalloc_node(sizeof(*q), GFP_KERNEL, node);
+	q = kvzalloc_node(sizeof(*q), GFP_KERNEL_ACCOUNT, node);
 	if (!q)
 		return -ENOMEM;
 	job->queues[index] = q;
@@ -246,7 +261,7 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 		/* Its own stream: the offsets are those of the same job without a rate. */
 		bl_gen_init(&q->pace, job->p.randseed ^ 0x7061636500000000ULL, index,
 			    job->nr_queues, true, 0, 0, 1, 1);
-		q->sched = kvzalloc_node(sizeof(*q->sched), GFP_KERNEL, node);
+		q->sched = kvzalloc_node(sizeof(*q->sched), GFP_KERNEL_ACCOUNT, node);
 		if (!q->sched)
 			return -ENOMEM;
 		bl_sched_stats_init(q->sched);
@@ -263,14 +278,14 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 
 	if (job->p.sample_ns) {
 		q->ring = kvzalloc_node(array_size(job->p.sample_ring, sizeof(*q->ring)),
-					GFP_KERNEL, node);
+					GFP_KERNEL_ACCOUNT, node);
 		if (!q->ring)
 			return -ENOMEM;
 		q->ring_nr = job->p.sample_ring;
 	}
-	q->slots = kcalloc_node(job->p.iodepth, sizeof(*q->slots), GFP_KERNEL, node);
-	q->free = kcalloc_node(job->p.iodepth, sizeof(*q->free), GFP_KERNEL, node);
-	q->retry = kcalloc_node(job->p.iodepth, sizeof(*q->retry), GFP_KERNEL, node);
+	q->slots = kcalloc_node(job->p.iodepth, sizeof(*q->slots), GFP_KERNEL_ACCOUNT, node);
+	q->free = kcalloc_node(job->p.iodepth, sizeof(*q->free), GFP_KERNEL_ACCOUNT, node);
+	q->retry = kcalloc_node(job->p.iodepth, sizeof(*q->retry), GFP_KERNEL_ACCOUNT, node);
 	if (!q->slots || !q->free || !q->retry)
 		return -ENOMEM;
 	for (i = 0; i < job->p.iodepth; i++) {
@@ -609,7 +624,7 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 	struct bl_job *job = q->job;
 	struct bio *bio = &slot->bio;
 	u32 req = job->p.req;
-	bool data = true;
+	bool data = true, poll;
 	blk_opf_t opf;
 	unsigned int i;
 
@@ -644,7 +659,8 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 	 * sequential --hipri job with batch > 1 sends one request per bio,
 	 * where fio's io_uring may merge).
 	 */
-	if (data && q->polled)
+	poll = data && q->polled && slot->refused < BL_POLL_REFUSED_MAX;
+	if (poll)
 		opf |= BL_REQ_POLLED | REQ_NOMERGE;
 	/*
 	 * Blocking: after a refusal with nothing in flight, or too many
@@ -653,6 +669,10 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 	 */
 	if (req & BLKLOAD_REQ_NOWAIT)
 		slot->nowait = data;
+	else if (poll)
+		slot->nowait = true;	/* never blocks its own poller (bl_check_device()) */
+	else if (data && q->polled)
+		slot->nowait = false;	/* unpolled, once: interrupts free its tag */
 	else
 		slot->nowait = data && q->nowait && !q->block_next &&
 			       slot->refused < BL_REFUSED_MAX;
@@ -687,7 +707,7 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 /*
  * Reaps the done list at time @now: statistics, idle slots, stalls, the
  * window of a device that refuses bios. A bio the device could not take now
- * (REQ_NOWAIT) goes back to be submitted again, uncounted.
+ * (REQ_NOWAIT) goes back to be submitted again, counted as it was.
  */
 static void bl_queue_reap(struct bl_queue *q, u64 now)
 {
@@ -703,12 +723,12 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 		WRITE_ONCE(q->inflight, q->inflight - 1);
 		slot->busy = false;
 		if (unlikely(slot->status == BLK_STS_NOTSUPP &&
-			     (slot->bio.bi_opf & BL_REQ_POLLED) &&
-			     !(slot->nowait && !bdev_nowait(q->job->bdev.bdev)))) {
+			     (slot->bio.bi_opf & BL_REQ_POLLED))) {
 			/*
 			 * Its poll queues went away (6.12 fails such bios; 6.1
-			 * drops the flag): end the job, saying why, rather
-			 * than spin on errors.
+			 * drops the flag), or it takes REQ_NOWAIT no more (a dm
+			 * reload), without which a polled bio could block its
+			 * poller: end the job, saying why, rather than spin.
 			 */
 			atomic_cmpxchg(&q->job->error, 0, -EOPNOTSUPP);
 			bl_job_end(q->job, BLKLOAD_REASON_ERROR);
@@ -716,13 +736,15 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 		if (unlikely(slot->nowait && retry &&
 			     (slot->status == BLK_STS_AGAIN ||
 			      (slot->status == BLK_STS_NOTSUPP &&
-			       (!(slot->bio.bi_opf & BL_REQ_POLLED) ||
-				!bdev_nowait(q->job->bdev.bdev)))))) {
+			       !(slot->bio.bi_opf & BL_REQ_POLLED))))) {
 			/* A device that no longer takes REQ_NOWAIT (a dm reload). */
 			if (slot->status == BLK_STS_NOTSUPP)
 				q->nowait = false;
-			if (slot->counted)
-				q->issued--;
+			/*
+			 * It stays counted as it was issued (issued keeps it): a
+			 * limit caps only new IO, and the retry goes whatever
+			 * the limit (bl_queue_submit()).
+			 */
 			slot->refused++;
 			q->retry[q->nr_retry++] = slot;
 			refused++;
@@ -742,7 +764,9 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	if (refused) {
 		/* Keep in flight what the device took; nothing: go blocking once. */
 		q->window = max_t(unsigned int, q->inflight, 1);
-		if (!q->inflight)
+		if (!q->inflight && q->polled)
+			q->retry_at = now + BL_POLL_RETRY_NS;
+		else if (!q->inflight)
 			q->block_next = true;
 	} else if (q->window && got) {
 		/* It took them all: probe with one more, up to iodepth (no window). */
@@ -817,12 +841,20 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 	bool any = false;
 
 	struct bl_job *job = q->job;
-	unsigned int n = q->nr_free + q->nr_retry, batch = job->p.batch, i;
+	unsigned int n = q->nr_free, batch = job->p.batch, i;
 	bool no_lat = job->p.no_lat;
 	struct blk_plug plug;
 
+	/* A polled queue refused with nothing in flight: not before its retry time. */
+	if (q->retry_at) {
+		if (now < q->retry_at)
+			return false;
+		q->retry_at = 0;
+	}
+	/* The limit caps new IO; refused bios go again whatever it is. */
 	if (q->ramp_done && !q->vpass)
 		n = min_t(u64, n, q->limit - q->issued);
+	n += q->nr_retry;
 	q->vbudget = 4096;
 	q->vmore = false;
 	if (q->window)
@@ -882,10 +914,15 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			if (!again)
 				slot->readback = q->vpass;
 			bl_prep(q, slot, again);
-			/* The read-back pass is verify's, not the workload's: not counted. */
-			slot->counted = q->ramp_done && !slot->readback;
-			if (slot->counted)
-				q->issued++;
+			/*
+			 * Counted at its first attempt only, after the ramp; the
+			 * read-back pass is verify's, not the workload's.
+			 */
+			if (!again) {
+				slot->counted = q->ramp_done && !slot->readback;
+				if (slot->counted)
+					q->issued++;
+			}
 			WRITE_ONCE(q->inflight, q->inflight + 1);
 			slot->busy = true;
 			/* From its first attempt: a refused bio's wait is in its latency. */
@@ -1004,6 +1041,8 @@ static void bl_queue_deadline(const struct bl_queue *q, u64 *deadline)
 	 * its limit not reached, the window of a refusing device open. Else a
 	 * completion wakes the worker (armed anyway, the worker would spin).
 	 */
+	if (q->retry_at && q->nr_retry && !q->stopping && q->retry_at < *deadline)
+		*deadline = q->retry_at;
 	if (q->vwait)
 		return;
 	if (q->rate && !q->stopping && q->nr_free && q->sched_next < *deadline &&
@@ -1078,11 +1117,12 @@ static void bl_vpass_start(struct bl_queue *q, u64 now)
 	while (q->nr_retry) {
 		struct bl_slot *slot = q->retry[--q->nr_retry];
 
-		/* Not counted: its refusal took it out of issued (bl_queue_reap()). */
+		/* Its workload's count no longer matters: the pass has none. */
 		slot->status = BLK_STS_IOERR;
 		bl_verify_reap(q, slot);
 		q->free[q->nr_free++] = slot;
 	}
+	q->retry_at = 0;
 	if (!q->stopping)
 		q->reason = BLKLOAD_REASON_LIMIT;
 	q->work_end_ns = job->p.no_lat || !q->last_done_ns ? now : q->last_done_ns;
@@ -1191,7 +1231,8 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		else
 			limit = false;
 	}
-	if (!q->stopping && !limit && (q->vpass || !q->vwait) && (q->nr_free || q->nr_retry)) {
+	if (!q->stopping && !limit && (q->vpass || !q->vwait) && (q->nr_free || q->nr_retry) &&
+	    !q->worker->freezing) {
 		/* A rate-limited queue may have nothing due: then it waits. */
 		busy |= bl_queue_submit(q, now, &q->worker->offline);
 		/*

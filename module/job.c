@@ -115,7 +115,7 @@ static int bl_pool_alloc(struct bl_job *job)
 
 	if (!size)
 		return 0;
-	job->pool = vmalloc(size);
+	job->pool = __vmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!job->pool)
 		return -ENOMEM;
 	for (at = 0; at < size; at += piece) {
@@ -172,6 +172,7 @@ static void bl_job_free(struct bl_job *job)
 	unsigned int i;
 
 	mutex_lock(&bl_jobs_lock);
+	job->bdev_gone = true;	/* bl_job_others_open() counts it no more */
 	bl_job_put_workers(job, &stop);
 	if (job->counted) {
 		bl_mem_used_bytes -= job->mem_pinned;
@@ -211,6 +212,7 @@ static void bl_job_release(struct bl_job *job)
 		return;
 	}
 	job->released = true;
+	job->bdev_gone = true;
 	bl_job_put_workers(job, &stop);
 	if (job->counted && job->mem_pinned > keep) {
 		bl_mem_used_bytes -= job->mem_pinned - keep;
@@ -279,6 +281,39 @@ static bool bl_job_unlink_locked(struct bl_job *job)
 	xa_erase(&bl_jobs, job->id);
 	job->linked = false;
 	return true;
+}
+
+/* Tickets of device opens and open counts, in order (bl_job_others_open()). */
+static atomic64_t bl_open_seq = ATOMIC64_INIT(0);
+
+/*
+ * Whether anyone but blkload has the job's device open (compat.h): its
+ * other jobs on the same device are the user's own load, as fio's jobs on
+ * one file are. The device's count is taken without bl_jobs_lock (the
+ * hotplug lock nests outside that one, and a driver's open may take it
+ * under open_mutex). Subtracted are only the jobs that opened before the
+ * count began (an earlier ticket) and had not begun to close when the table
+ * was read (bdev_gone is set under bl_jobs_lock before a job closes): each
+ * of them is in the device's count. Any other order counts a blkload job
+ * as a stranger (a refusal, which the CLI retries), never a stranger as a
+ * job.
+ */
+static bool bl_job_others_open(struct bl_job *job)
+{
+	struct block_device *b = job->bdev.bdev;
+	s64 ticket = atomic64_inc_return(&bl_open_seq);
+	unsigned long idx;
+	struct bl_job *j;
+	int others;
+
+	others = bl_bdev_other_openers(b);
+	mutex_lock(&bl_jobs_lock);
+	xa_for_each(&bl_jobs, idx, j)
+		if (j != job && !j->bdev_gone && j->open_seq && j->open_seq < ticket &&
+		    j->bdev.bdev == b)
+			others--;
+	mutex_unlock(&bl_jobs_lock);
+	return others > 0;
 }
 
 static int bl_open_error(int err, struct netlink_ext_ack *extack)
@@ -572,6 +607,22 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 			       "hipri: the device has no poll queues (queue/io_poll is 0), or the kernel cannot poll");
 		return -EOPNOTSUPP;
 	}
+	/* A polled bio that blocks waits for tags only its own poller could free. */
+	if ((req & BLKLOAD_REQ_HIPRI) && !job->nowait) {
+		NL_SET_ERR_MSG(extack,
+			       "hipri: the device does not take REQ_NOWAIT, or bs needs a split (a split bio is not polled); polled IO must never block its poller");
+		return -EOPNOTSUPP;
+	}
+	/*
+	 * The flush before a polled write is a request of its own, on the poll
+	 * queue, with no poll cookie: nothing polls it, and the write waits
+	 * for the driver's timeout (if the driver has one).
+	 */
+	if ((req & BLKLOAD_REQ_HIPRI) && (req & BLKLOAD_REQ_PREFLUSH)) {
+		NL_SET_ERR_MSG(extack,
+			       "hipri with preflush: the flush before each write is not polled by the kernel (it has no poll cookie) and would wait for the driver's timeout; use one or the other");
+		return -EOPNOTSUPP;
+	}
 	if ((req & BLKLOAD_REQ_NOWAIT) && !job->nowait) {
 		NL_SET_ERR_MSG(extack,
 			       "nowait: the device does not take REQ_NOWAIT, or bs needs a split");
@@ -653,7 +704,7 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	unsigned int i, cpu;
 	int ret;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&job->ref, 1);
@@ -667,7 +718,7 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 		sock_hold(owner->sk);
 	}
 
-	if (!zalloc_cpumask_var(&job->cpus, GFP_KERNEL)) {
+	if (!zalloc_cpumask_var(&job->cpus, GFP_KERNEL_ACCOUNT)) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -677,7 +728,7 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	if (ret)
 		goto err_free;
 
-	job->path = kstrdup(path, GFP_KERNEL);
+	job->path = kstrdup(path, GFP_KERNEL_ACCOUNT);
 	if (!job->path) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -689,6 +740,17 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	if (ret) {
 		job->bdev.bdev = NULL;
 		bl_open_error(ret, extack);
+		goto err_free;
+	}
+	job->open_seq = atomic64_inc_return(&bl_open_seq);
+	/*
+	 * The claim keeps out mounts and holders; a process that has it open
+	 * (a BlueStore OSD, QEMU, a database) holds no claim: count it.
+	 */
+	if (bl_writes(&job->p) && !job->p.force && bl_job_others_open(job)) {
+		NL_SET_ERR_MSG(extack,
+			       "device is open by another user (a process, a VM, an OSD, a target); force writes anyway with force");
+		ret = -EBUSY;
 		goto err_free;
 	}
 	job->dev_size = (u64)bl_bdev_nr_sectors(job->bdev.bdev) << SECTOR_SHIFT;
@@ -719,14 +781,14 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 			ret = -E2BIG;
 			goto err_free;
 		}
-		job->vmap = kvcalloc(job->vunits, sizeof(u32), GFP_KERNEL);
+		job->vmap = kvcalloc(job->vunits, sizeof(u32), GFP_KERNEL_ACCOUNT);
 		if (!job->vmap) {
 			NL_SET_ERR_MSG(extack, "out of memory for the verify map");
 			ret = -ENOMEM;
 			goto err_free;
 		}
 	}
-	job->queues = kcalloc(job->nr_queues, sizeof(*job->queues), GFP_KERNEL);
+	job->queues = kcalloc(job->nr_queues, sizeof(*job->queues), GFP_KERNEL_ACCOUNT);
 	if (!job->queues) {
 		ret = -ENOMEM;
 		goto err_free;

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 
 #include "blkload.h"
 #include "compat.h"
@@ -43,6 +44,11 @@ module_param_cb(max_jobs, &blkload_jobs_ops, &blkload_max_jobs, 0644);
 MODULE_PARM_DESC(max_jobs, "Largest number of jobs at once (1-4096). Default: 1024");
 module_param_named(mem_budget_mb, blkload_mem_budget_mb, ulong, 0644);
 MODULE_PARM_DESC(mem_budget_mb, "MiB of data pages all jobs together may pin. Default: 1024");
+/* A test knob: the row split a host with hundreds of CPUs needs, on a guest with two. */
+unsigned int blkload_max_queue_rows;
+module_param_named(max_queue_rows, blkload_max_queue_rows, uint, 0644);
+MODULE_PARM_DESC(max_queue_rows,
+		 "Queue rows in one job-get reply at most (0: as many as fit in 64 KiB). Default: 0");
 
 u64 blkload_mem_budget(void)
 {
@@ -86,6 +92,14 @@ static void __exit blkload_exit(void)
 	blkload_nl_exit();
 	bl_jobs_exit();
 	bl_workers_exit();
+	/*
+	 * A completion may still be on its way out of bl_end_io(): the RCU
+	 * read side covers its wakeup, not its return, and under PREEMPT_RT
+	 * (threaded interrupts) it can be preempted there for long. Every task
+	 * preempted in this module's text has left it once each task has
+	 * switched voluntarily.
+	 */
+	synchronize_rcu_tasks();
 	pr_info("unloaded\n");
 }
 

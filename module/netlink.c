@@ -415,8 +415,12 @@ static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, boo
 
 /* Statistics as of now; buffers for the copies come from the caller. */
 static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, bool queues,
-			   struct bl_op_stats *sum, struct bl_op_stats *st)
+			   s64 qfirst, struct bl_op_stats *sum, struct bl_op_stats *st)
 {
+	/* Room kept in the nest for the totals after the rows. */
+	size_t room = SZ_8K + (hist ? 4 * nla_total_size(sizeof(u64) * BL_HIST_NR) : 0);
+	u32 rows_max = READ_ONCE(blkload_max_queue_rows), rows = 0, next = 0;
+	size_t used;
 	u64 cpu = 0, ctx = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
 	u64 depth[BL_DEPTH_NR] = { 0 };
 	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
@@ -461,8 +465,22 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		else
 			first = min(first, q->count_start_ns);
 		last = max(last, finished ? q->end_ns : work_done ? q->work_end_ns : now);
-		if (!queues)
+		if (!queues || i < qfirst || next)
 			continue;
+		/*
+		 * Asked with queue-first (qfirst >= 0), a row (under 1 KiB) must
+		 * leave room for the totals; those that do not fit are asked for
+		 * again from queues-next. The first row always goes: a reply
+		 * without one would be asked forever. Asked without it (a client
+		 * before it), every row or EMSGSIZE, as before.
+		 */
+		used = skb_tail_pointer(msg) - (unsigned char *)nest;
+		if (qfirst >= 0 && rows &&
+		    ((rows_max && rows >= rows_max) || used + SZ_1K + room > U16_MAX)) {
+			next = i;
+			continue;
+		}
+		rows++;
 		qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
 		if (!qn ||
 		    nla_put_u32(msg, BLKLOAD_A_QUEUE_STATS_CPU, q->cpu) ||
@@ -488,7 +506,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist, true) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0) ||
 	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CTX, ctx, 0))
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CTX, ctx, 0) ||
+	    (next && nla_put_u32(msg, BLKLOAD_A_STATS_QUEUES_NEXT, next)))
 		goto err_cancel;
 	/* A nest's length is 16 bits: histograms and many queue rows do not fit one. */
 	if (skb_tail_pointer(msg) - (unsigned char *)nest > U16_MAX)
@@ -619,7 +638,7 @@ out:
 }
 
 static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u32 seq,
-			  int flags, u8 cmd, bool hist, bool queues)
+			  int flags, u8 cmd, bool hist, bool queues, s64 qfirst)
 {
 	struct bl_op_stats *buf;
 	void *hdr;
@@ -676,7 +695,7 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
-	    bl_nl_put_stats(msg, job, hist, queues, buf, buf + BL_NR_OPS) ||
+	    bl_nl_put_stats(msg, job, hist, queues, qfirst, buf, buf + BL_NR_OPS) ||
 	    /* The sums bl_nl_put_stats() left in buf. */
 	    (job->trims &&
 	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &buf[BL_TRIM], hist, true)) ||
@@ -703,8 +722,9 @@ static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 	if (hist)
 		sz += ((job->trims ? 6 : 4) + (job->p.rate_iops ? 3 : 0)) *
 		      nla_total_size(sizeof(u64) * BL_HIST_NR);
+	/* Rows stop at the stats nest's 64 KiB (queues-next says where). */
 	if (queues)
-		sz += job->nr_queues * 1024;
+		sz += min_t(size_t, job->nr_queues * SZ_1K, U16_MAX);
 	return sz;
 }
 
@@ -712,6 +732,9 @@ static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	bool hist = nla_get_flag(info->attrs[BLKLOAD_A_WANT_HIST]);
 	bool queues = nla_get_flag(info->attrs[BLKLOAD_A_WANT_QUEUES]);
+	/* -1: asked without queue-first (not u32 arithmetic: -1 stays -1). */
+	s64 qfirst = info->attrs[BLKLOAD_A_QUEUE_FIRST] ?
+		     (s64)nla_get_u32(info->attrs[BLKLOAD_A_QUEUE_FIRST]) : -1;
 	struct bl_job *job;
 	struct sk_buff *msg;
 	int ret;
@@ -728,7 +751,7 @@ static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	}
 	ret = bl_nl_fill_job(msg, job, info->snd_portid, info->snd_seq, 0,
-			     info->genlhdr->cmd, hist, queues);
+			     info->genlhdr->cmd, hist, queues, qfirst);
 	bl_job_put(job);
 	if (ret) {
 		nlmsg_free(msg);
@@ -755,7 +778,7 @@ static int blkload_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callbac
 		if (!job)
 			continue;
 		ret = bl_nl_fill_job(skb, job, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				     NLM_F_MULTI, BLKLOAD_CMD_JOB_GET, false, false);
+				     NLM_F_MULTI, BLKLOAD_CMD_JOB_GET, false, false, -1);
 		bl_job_put(job);
 		if (ret)
 			return ret == -EMSGSIZE && skb->len ? skb->len : ret;
@@ -950,12 +973,13 @@ void bl_nl_notify_done(struct bl_job *job)
 {
 	struct sk_buff *msg;
 
-	if (!genl_has_listeners(&blkload_nl_family, &init_net, 0))
+	/* No group on a kernel that cannot restrict it (compat.h): nobody to tell. */
+	if (!BL_HAVE_EVENTS || !genl_has_listeners(&blkload_nl_family, &init_net, 0))
 		return;
 	msg = genlmsg_new(bl_nl_job_size(job, false, false), GFP_KERNEL);
 	if (!msg)
 		return;
-	if (bl_nl_fill_job(msg, job, 0, 0, 0, BLKLOAD_CMD_JOB_DONE_NTF, false, false)) {
+	if (bl_nl_fill_job(msg, job, 0, 0, 0, BLKLOAD_CMD_JOB_DONE_NTF, false, false, -1)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -1009,11 +1033,14 @@ static const struct genl_small_ops blkload_nl_ops[] = {
 /*
  * Events carry devices and statistics, which job-get gives only to
  * CAP_SYS_ADMIN: so does joining the group (Debian's 6.1 has the flag
- * backported). Events go to the initial network namespace only.
+ * backported; without it there is no group, see compat.h). Events go to
+ * the initial network namespace only.
  */
+#if BL_HAVE_EVENTS
 static const struct genl_multicast_group blkload_nl_mcgrps[] = {
 	{ .name = BLKLOAD_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_SYS_ADMIN, },
 };
+#endif
 
 static struct genl_family blkload_nl_family __ro_after_init = {
 	.name		= BLKLOAD_FAMILY_NAME,
@@ -1025,8 +1052,10 @@ static struct genl_family blkload_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.small_ops	= blkload_nl_ops,
 	.n_small_ops	= ARRAY_SIZE(blkload_nl_ops),
+#if BL_HAVE_EVENTS
 	.mcgrps		= blkload_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(blkload_nl_mcgrps),
+#endif
 };
 
 /*

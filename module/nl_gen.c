@@ -85,6 +85,7 @@ const struct nla_policy blkload_stats_nl_policy[BLKLOAD_A_STATS_MAX + 1] = {
 	[BLKLOAD_A_STATS_STALL_MAX] = { .type = NLA_U64, },
 	[BLKLOAD_A_STATS_DEPTH_TIME] = { .type = NLA_BINARY, },
 	[BLKLOAD_A_STATS_CTX] = { .type = NLA_U64, },
+	[BLKLOAD_A_STATS_QUEUES_NEXT] = { .type = NLA_U32, },
 };
 
 const struct nla_policy blkload_queue_stats_nl_policy[BLKLOAD_A_QUEUE_STATS_MAX + 1] = {
@@ -216,4 +217,5 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_VERIFY] = NLA_POLICY_MAX(NLA_U32, 1),
 	[BLKLOAD_A_VERIFY_NO_READBACK] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_VERIFY_STATS] = NLA_POLICY_NESTED(blkload_verify_stats_nl_policy),
+	[BLKLOAD_A_QUEUE_FIRST] = { .type = NLA_U32, },
 };

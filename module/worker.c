@@ -15,8 +15,13 @@
  * queue it holds (reason cpu-offline), submits nothing more, and drains what
  * is in flight wherever the scheduler then runs it; it is no longer the
  * CPU's worker, and a later job on that CPU gets a new one. A queue is
- * never silently moved to another CPU. Workers are not freezable: a suspend
- * takes the secondary CPUs offline, which ends their jobs the same way.
+ * never silently moved to another CPU.
+ *
+ * Suspend: workers are freezable (bl_worker_fn()). S3 and hibernation take
+ * the secondary CPUs offline after tasks are frozen: a frozen worker is then
+ * neither waited for nor stopped by the hotplug callback (it submits
+ * nothing, and would wake only at the thaw); it sees its CPU went offline
+ * when it thaws, and ends its jobs then.
  *
  * CPU time: the thread's sum_exec_runtime is exact only when the scheduler
  * updates it (ticks, sleeps, preemption), so the worker splits each
@@ -27,6 +32,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
+#include <linux/freezer.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
@@ -141,6 +147,9 @@ static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 	struct bl_queue *q, *tmp;
 	u64 clk;
 
+	/* A suspend is freezing tasks: nothing new is submitted (bl_queue_service()). */
+	w->freezing = freezing(current);
+
 	if (current->se.sum_exec_runtime != w->runtime_seen ||
 	    current->nvcsw + current->nivcsw != w->ctx_seen)
 		bl_worker_account(w, NULL);
@@ -163,6 +172,33 @@ static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 	return busy;
 }
 
+/* Whether a queue of the worker has polled IO in flight, which only it completes. */
+static bool bl_worker_polling(struct bl_worker *w)
+{
+	struct bl_queue *q;
+
+	list_for_each_entry(q, &w->queues, node)
+		if (q->polled && q->inflight)
+			return true;
+	return false;
+}
+
+/*
+ * Freezes, unless its CPU is going offline and the hotplug callback waits
+ * for the ack of a pass (bl_cpu_offline()).
+ */
+static void bl_worker_freeze(struct bl_worker *w)
+{
+	WRITE_ONCE(w->frozen, true);
+	smp_mb();	/* pairs with bl_cpu_offline() */
+	if (READ_ONCE(w->offline) && !w->offline_seen) {
+		WRITE_ONCE(w->frozen, false);
+		return;
+	}
+	try_to_freeze();
+	WRITE_ONCE(w->frozen, false);
+}
+
 static bool bl_worker_pending(struct bl_worker *w)
 {
 	struct bl_queue *q;
@@ -182,14 +218,29 @@ static int bl_worker_fn(void *data)
 
 	w->runtime_seen = current->se.sum_exec_runtime;
 	w->ctx_seen = current->nvcsw + current->nivcsw;
+	/*
+	 * Frozen for a suspend (and hibernation) before devices suspend: it
+	 * stops submitting as soon as the freezer asks, polls what it has in
+	 * flight polled to the end, then freezes; interrupt-driven IO still in
+	 * flight completes onto its lists meanwhile and is reaped at the thaw.
+	 * The frozen time is in the latencies of that IO and in the runtime.
+	 */
+	set_freezable();
 	while (!kthread_should_stop()) {
-		if (bl_worker_pass(w, &deadline, &now)) {
+		bool busy = bl_worker_pass(w, &deadline, &now);
+
+		if (unlikely(w->freezing) && !bl_worker_polling(w)) {
+			bl_worker_freeze(w);
+			continue;
+		}
+		if (busy) {
 			/* Drivers that complete inline never let the worker sleep. */
 			cond_resched();
 			continue;
 		}
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop() && !bl_worker_pending(w)) {
+		/* The freezer wakes a sleeping worker after it set freezing. */
+		if (!kthread_should_stop() && !freezing(current) && !bl_worker_pending(w)) {
 			/*
 			 * A deadline (ramp end, runtime end, a sample) on the
 			 * monotonic clock ktime_get_ns() reads, to the 50 us
@@ -311,8 +362,20 @@ static int bl_cpu_offline(unsigned int cpu)
 	w = per_cpu(bl_cpu_worker, cpu);
 	if (w) {
 		per_cpu(bl_cpu_worker, cpu) = NULL;
-		w->users++;	/* ours, while we wait */
 		WRITE_ONCE(w->offline, true);
+		/*
+		 * Frozen (a suspend offlines CPUs after the freeze): it submits
+		 * nothing and cannot ack before the thaw; its jobs' users stop
+		 * it once they end, after the thaw (kthread_stop() would not
+		 * wake it before). Pairs with the barrier in bl_worker_freeze():
+		 * either it is seen frozen here, or it sees offline and acks.
+		 */
+		smp_mb();
+		if (READ_ONCE(w->frozen)) {
+			mutex_unlock(&bl_jobs_lock);
+			return 0;
+		}
+		w->users++;	/* ours, while we wait */
 		wake_up_process(w->task);
 	}
 	mutex_unlock(&bl_jobs_lock);

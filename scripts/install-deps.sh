@@ -21,6 +21,8 @@ pkgs=(
 	ceph-mon ceph-osd ceph-common librbd-dev librados-dev liburing-dev fio
 	# tests and checks
 	valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
+	# the write guard's tests: an LVM2 PV and a LUKS header on a guest device
+	lvm2 cryptsetup-bin
 	# many hosts: the recipes run in the guest (pdsh exec, Ansible local)
 	pdsh ansible-core
 	# the YNL client of the kernel (cli.py) and its spec schema check

@@ -13,6 +13,8 @@ Attribute numbers come from include/uapi/linux/blkload.h, read at run time.
   blnl.py start|stop|del|detach [--time] ID...  --time: prints the
                                                request's round trip in ms
   blnl.py get ID                                               JSON of the job
+  blnl.py rows ID [--first N] [--unpaged]   one job-get with want-queues and
+                                  queue-first N (none: --unpaged): "rows R queues-next N"
   blnl.py cycles N PATH                                        new+start+stop+del N times
   blnl.py failnth PATH [--max N]                               fail the Nth allocation
   blnl.py squat PORTID...                                      bind each port id, close
@@ -261,6 +263,20 @@ def main(argv):
         print(json.dumps({'job_id': u32('JOB_ID'), 'state': u32('STATE'),
                           'reason': u32('REASON'), 'owner': u32('OWNER'),
                           'deleted': U['BLKLOAD_A_DELETED'] in a}))
+        return 0
+    if what == 'rows':
+        first = opt(args, '--first', 0)
+        unpaged = opt(args, '--unpaged', False, None)
+        p = a_u32('JOB_ID', int(args[0])) + a_flag('WANT_QUEUES')
+        if not unpaged:
+            p += a_u32('QUEUE_FIRST', first)
+        err, text, rep = g.cmd('JOB_GET', p)
+        if err:
+            fail(err, text)
+        st = parse_attrs(rep[0][U['BLKLOAD_A_STATS']][0])
+        nxt = st.get(U['BLKLOAD_A_STATS_QUEUES_NEXT'])
+        print('rows %d queues-next %d' % (len(st.get(U['BLKLOAD_A_STATS_QUEUE'], [])),
+                                          struct.unpack('=I', nxt[0][:4])[0] if nxt else 0))
         return 0
     if what == 'cycles':
         n, path = int(args[0]), args[1]

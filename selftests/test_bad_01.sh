@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3 setpriv mkfs.ext2 mount
+bl_require_cmd blkload python3 setpriv mkfs.ext2 mount wipefs
 
 cases=(
 	"bs 0: the option, its value and the allowed range|--bs 0: integer out of range (allowed 512..4194304)|--dev /dev/nullb0 --bs 0"
@@ -23,7 +23,7 @@ cases=(
 	"offset past the end|past the end of the device|--dev /dev/nullb0 --offset 8g"
 	"region past the end|past the end of the device|--dev /dev/nullb0 --offset 4k --size 4g"
 	"write without allow-write|allow-write is required|--dev /dev/nullb0 --rw randwrite"
-	"write to a mounted device|mounted or claimed by another holder|--dev /dev/ram0 --rw write --allow-write"
+	"write to a mounted device|not writing: it is mounted on|--dev /dev/ram0 --rw write --allow-write"
 	"memory over budget|this job would pin 4.00 GiB of data pages|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"
 	"runtime over 365 days|--runtime 31539600000000000 ns: integer out of range (allowed 0..31536000000000000 ns)|--dev /dev/nullb0 --runtime 8761h"
 	"ramp_time over 365 days|--ramp_time 31539600000000000 ns: integer out of range (allowed 0..31536000000000000 ns)|--dev /dev/nullb0 --ramp_time 8761h"
@@ -71,6 +71,8 @@ bl_check "unprivileged caller: EPERM" unpriv
 bl_check "force writes to the mounted device anyway" \
 	blkload run --dev /dev/ram0 --rw write --allow-write --force --number_ios 1 --offset 8m
 umount "$mnt"
+# The filesystem's signature would refuse the write below (test_safe_01).
+wipefs -q -a /dev/ram0
 bl_check "nothing left: no job, no pinned memory, refcount 0" bl_clean
 bl_check "no claim left: an exclusive writer opens the device" \
 	blkload run --dev /dev/ram0 --rw write --allow-write --number_ios 10

@@ -85,8 +85,9 @@ bsrange() {
 bl_check "--bsrange 4k-64k: the 16 multiples of 4k, each ~6.25%" bsrange
 
 directions() {
+	# --force: the write guard's probe (test_safe_01) would be traced too.
 	bios dirs nullb0 blkload -j run --dev /dev/nullb0 --rw randrw --bssplit 4k/100,64k/100 \
-		--number_ios 4000 --iodepth 4 --allow-write || return 1
+		--number_ios 4000 --iodepth 4 --allow-write --force || return 1
 	python3 - "$tmp/dirs" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1])]

@@ -27,9 +27,11 @@ bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=50000 memory_backed=0
 bl_no_timeout nullb0
 ios_now() { awk '{ print $1 + $5 }' /sys/block/nullb0/stat; }
 
+# --force: the write guard's probe (test_safe_01) reads the device, inside
+# the window of its counters.
 a=$(ios_now)
 blkload -j run --dev /dev/nullb0 --rw randrw --iodepth 8 --cpus 0-1 --runtime 3 \
-	--sample-interval 100ms --allow-write --status-interval 500ms \
+	--sample-interval 100ms --allow-write --force --status-interval 500ms \
 	--samples-csv "$tmp/s.csv" >"$tmp/k.json" 2>"$tmp/status.txt"
 b=$(ios_now)
 sums() {

@@ -212,6 +212,7 @@ struct compare {
 	uint64_t slot;
 	uint32_t rwmixread;
 	bool have_order_seed, have_size, have_offset, have_rwmixread, have_paths, empty_list, allow_write;
+	bool force;
 	const char *cpus, *cpu_exclude, *clientname, *map_options, *out_dir, *baseline;
 	const char *images;
 	uint32_t count;
@@ -220,7 +221,7 @@ struct compare {
 
 enum {
 	C_PATHS = 300, C_RW, C_BS, C_IODEPTH, C_RUNTIME, C_RAMP, C_REPEAT, C_IMAGES, C_COUNT,
-	C_CPUS, C_SEED, C_ORDER_SEED, C_CPU_EXCLUDE, C_ALLOW_WRITE, C_MAP_OPTS, C_CLIENT,
+	C_CPUS, C_SEED, C_ORDER_SEED, C_CPU_EXCLUDE, C_ALLOW_WRITE, C_FORCE, C_MAP_OPTS, C_CLIENT,
 	C_OUT, C_BASELINE, C_OFFSET, C_SIZE, C_RWMIX, C_START_AT, C_SLOT, C_HELP,
 };
 
@@ -257,6 +258,8 @@ static void usage(FILE *f)
 		"  --cpu-exclude NAMES     processes left out of the client CPU (as in run)\n"
 		"  --allow-write           required for write cells and for the prefill that\n"
 		"                          read cells need on images not fully allocated\n"
+		"  --force                 write even to targets the write guard refuses (in\n"
+		"                          use, or data on them: see run --force)\n"
 		"  --clientname NAME       Ceph client name for rbd and librbd (admin)\n"
 		"  --map-options OPTS      rbd device map -o OPTS (noudev added without udev)\n"
 		"  --baseline PATH         ratios and tests against this path (librbd if run,\n"
@@ -501,6 +504,8 @@ static void run_args(const struct compare *c, struct strv *a, const char *path, 
 		strv_addf(a, "--cpu-exclude=%s", c->cpu_exclude);
 	if (c->allow_write)
 		strv_add(a, "--allow-write");
+	if (c->force)
+		strv_add(a, "--force");
 }
 
 /* The largest block size from 4m down to 4k that divides @a and @b. */
@@ -968,6 +973,7 @@ const struct option compare_opts[] = {
 	{ "order-seed", required_argument, NULL, C_ORDER_SEED },
 	{ "cpu-exclude", required_argument, NULL, C_CPU_EXCLUDE },
 	{ "allow-write", no_argument, NULL, C_ALLOW_WRITE },
+	{ "force", no_argument, NULL, C_FORCE },
 	{ "map-options", required_argument, NULL, C_MAP_OPTS },
 	{ "clientname", required_argument, NULL, C_CLIENT },
 	{ "output", required_argument, NULL, C_OUT },
@@ -1060,6 +1066,9 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 			break;
 		case C_ALLOW_WRITE:
 			c.allow_write = true;
+			break;
+		case C_FORCE:
+			c.force = true;
 			break;
 		case C_MAP_OPTS:
 			c.map_options = optarg;

@@ -347,7 +347,9 @@ int cmd_monitor(struct ctx *ctx, int argc, char **argv)
 		return 1;
 	grp = genl_ctrl_resolve_grp(nl.sk, BLKLOAD_FAMILY_NAME, BLKLOAD_MCGRP_EVENTS);
 	if (grp < 0 || nl_socket_add_membership(nl.sk, grp) < 0) {
-		fprintf(stderr, "blkload: monitor: cannot join the '%s' group\n",
+		fprintf(stderr,
+			"blkload: monitor: cannot join the '%s' group (it needs CAP_SYS_ADMIN; "
+			"on a kernel that cannot restrict a group to it the module offers none)\n",
 			BLKLOAD_MCGRP_EVENTS);
 		bl_nl_close(&nl);
 		return 1;

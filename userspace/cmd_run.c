@@ -20,6 +20,7 @@
 
 #include "blkload.h"
 #include "cpu.h"
+#include "inuse.h"
 #include "job.h"
 #include "jobctl.h"
 #include "nl.h"
@@ -668,6 +669,20 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (detached) {
 		rc = start_all(ctx, &nl, &p);
 		goto out;
+	}
+	/*
+	 * The write guard before anything is made or counted: its probe reads
+	 * the device, and those reads are not the run's (disks_begin()).
+	 */
+	for (unsigned int i = 0; i < p.nw; i++) {
+		struct workload *w = &p.w[i];
+
+		if (!workload_changes(w) || w->force || (w->engine && engine_find(w->engine)->images))
+			continue;
+		for (unsigned int d = 0; d < w->nr_devs; d++)
+			if (bl_write_guard(w->devs[d]))
+				goto out;
+		w->guarded = true;
 	}
 	rc = 2;
 	if (open_output(w0))

@@ -309,6 +309,8 @@ static int stats_parse(const struct nlattr *nest, struct job *j)
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_INFLIGHT], &j->inflight);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_STALL_MAX], &j->stall_max);
 	nla_get_u64_checked(tb[BLKLOAD_A_STATS_CTX], &j->ctx);
+	j->queues_next = tb[BLKLOAD_A_STATS_QUEUES_NEXT] ?
+			 nla_get_u32(tb[BLKLOAD_A_STATS_QUEUES_NEXT]) : 0;
 	j->ramp_done = tb[BLKLOAD_A_STATS_RAMP_DONE] != NULL;
 	depth_parse(tb[BLKLOAD_A_STATS_DEPTH_TIME], j->depth_ns);
 	if (op_parse(tb[BLKLOAD_A_STATS_READ], &j->op[OP_READ]) ||

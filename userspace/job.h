@@ -78,6 +78,7 @@ struct job {
 	struct op_stats op[NR_OPS];
 	struct queue_stats *queues;
 	unsigned int nr_queues;
+	uint32_t queues_next;	/* more rows from this one (job-get queue-first), or 0 */
 	uint64_t sample_ns;		/* the module's sample-interval, 0: none */
 	struct series ser;		/* its samples, kept apart from the job-get replies */
 	/* for reports */

@@ -22,6 +22,7 @@
 
 #include "blkload.h"
 #include "cpu.h"
+#include "inuse.h"
 #include "job.h"
 #include "jobctl.h"
 #include "nl.h"
@@ -196,7 +197,24 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id,
 	    bool *samples)
 {
-	int ret = job_new_once(nl, w, dev, w->sample_ns != 0, id);
+	bool guard = workload_changes(w) && !w->force;
+	unsigned int tries = 0;
+	int ret;
+
+	/* Who uses the device, and what is on it, in the user's terms (inuse.h). */
+	if (guard && !w->guarded && bl_write_guard(dev))
+		return -EBUSY;
+	ret = job_new_once(nl, w, dev, w->sample_ns != 0, id);
+	/*
+	 * The module counts every opener, a passing one too: udev reads a
+	 * device for a moment each time a writer closes it (fio, an engine
+	 * run just before). Such an open is gone within a second or two.
+	 */
+	while (guard && ret == -EBUSY && nl->extack && strstr(nl->extack, "open by another") &&
+	       ++tries <= 30) {
+		usleep(100000);
+		ret = job_new_once(nl, w, dev, w->sample_ns != 0, id);
+	}
 
 	*samples = w->sample_ns != 0;
 	if (ret == -EINVAL && *samples && nl->extack && strstr(nl->extack, "nknown attribute") &&
@@ -253,7 +271,8 @@ int get_parse(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-static int job_get_one(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
+static int job_get_from(struct bl_nl *nl, uint32_t id, bool hist, bool queues, uint32_t qfirst,
+			struct job *out)
 {
 	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_GET, 0);
 	struct get_ctx g = { 0 };
@@ -266,7 +285,18 @@ static int job_get_one(struct bl_nl *nl, uint32_t id, bool hist, bool queues, st
 		nla_put_flag(msg, BLKLOAD_A_WANT_HIST);
 	if (queues)
 		nla_put_flag(msg, BLKLOAD_A_WANT_QUEUES);
+	/* With rows: paged (a module before it refuses the attribute: asked without). */
+	if (queues && !nl->no_queue_first)
+		nla_put_u32(msg, BLKLOAD_A_QUEUE_FIRST, qfirst);
 	ret = bl_nl_talk(nl, msg, get_parse, &g);
+	if (ret == -EINVAL && queues && !qfirst && !nl->no_queue_first && nl->extack &&
+	    strstr(nl->extack, "nknown attribute") && nl->extack_attr == BLKLOAD_A_QUEUE_FIRST) {
+		for (unsigned int i = 0; i < g.n; i++)
+			job_clear(&g.jobs[i]);
+		free(g.jobs);
+		nl->no_queue_first = true;
+		return job_get_from(nl, id, hist, queues, 0, out);
+	}
 	if (!ret && g.n != 1)
 		ret = -EPROTO;
 	if (!ret)
@@ -275,6 +305,46 @@ static int job_get_one(struct bl_nl *nl, uint32_t id, bool hist, bool queues, st
 		for (unsigned int i = 0; i < g.n; i++)
 			job_clear(&g.jobs[i]);
 	free(g.jobs);
+	return ret;
+}
+
+/*
+ * The queue rows that did not fit one reply (a nest has a 16-bit length:
+ * about 200 rows) come in more replies, from where the last one stopped.
+ */
+static int job_get_one(struct bl_nl *nl, uint32_t id, bool hist, bool queues, struct job *out)
+{
+	int ret = job_get_from(nl, id, hist, queues, 0, out);
+
+	while (!ret && queues && out->queues_next) {
+		uint32_t from = out->queues_next;
+		struct job more;
+
+		if (from != out->nr_queues) {
+			job_clear(out);
+			return -EPROTO;
+		}
+		ret = job_get_from(nl, id, false, true, from, &more);
+		if (ret) {
+			job_clear(out);
+			return ret;
+		}
+		if (more.queues_next && more.queues_next <= from) {
+			job_clear(&more);
+			job_clear(out);
+			return -EPROTO;
+		}
+		out->queues = xrealloc(out->queues,
+				       (out->nr_queues + more.nr_queues) * sizeof(*out->queues));
+		memcpy(out->queues + out->nr_queues, more.queues,
+		       more.nr_queues * sizeof(*more.queues));
+		out->nr_queues += more.nr_queues;
+		out->queues_next = more.queues_next;
+		free(more.queues);
+		more.queues = NULL;
+		more.nr_queues = 0;
+		job_clear(&more);
+	}
 	return ret;
 }
 

@@ -20,6 +20,7 @@ struct bl_nl {
 	int family;
 	int error;		/* negative errno of the last request, or 0 */
 	char *extack;		/* the kernel's message for it, or NULL */
+	bool no_queue_first;	/* the module predates job-get's queue-first */
 	int extack_missing;	/* attribute type the kernel reported missing, or 0 */
 	int extack_attr;	/* top-level attribute the kernel pointed at, or 0 */
 	char *extack_value;	/* that attribute's value in our request, as text, or NULL */

@@ -1130,6 +1130,12 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	return 0;
 }
 
+/* Whether the workload changes the device (writes or trims): bl_writes() in the module. */
+bool workload_changes(const struct workload *w)
+{
+	return (w->rw != BLKLOAD_RW_READ && w->rw != BLKLOAD_RW_RANDREAD) || w->rwmixtrim;
+}
+
 /* Whether the workload writes (not only reads and trims): bl_has_writes() in the module. */
 bool workload_writes(const struct workload *w)
 {

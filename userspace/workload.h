@@ -35,6 +35,7 @@ enum {
 
 struct workload;
 bool workload_fills(const struct workload *w);
+bool workload_changes(const struct workload *w);
 bool workload_writes(const struct workload *w);
 
 struct workload {
@@ -57,6 +58,7 @@ struct workload {
 	bool no_readback;	/* fio's do_verify=0 */
 	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
 	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
+	bool guarded;	/* the write guard passed for its devices (cmd_run, before the counters) */
 	struct cpuset cpus;
 	struct report_opts ro;
 	bool bins;

@@ -28,6 +28,7 @@
 #include <blkload/verify.h>
 
 #include "../crc32c.h"
+#include "../inuse.h"
 #include "../util.h"
 #include "engine.h"
 
@@ -1019,9 +1020,15 @@ static int job_open(struct eng_run *run, struct eng_job *job)
 	const struct workload *w = run->w;
 	int flags = O_DIRECT | (writes(w->rw) ? O_RDWR : O_RDONLY);
 
-	/* Writes claim the device unless forced, as the module's do. */
-	if (writes(w->rw) && !w->force)
+	/*
+	 * Writes claim the device unless forced, as the module's do, once the
+	 * guard found nobody using it and no data on it (inuse.h).
+	 */
+	if (writes(w->rw) && !w->force) {
+		if (!w->guarded && bl_write_guard(job->path))
+			return -EBUSY;
 		flags |= O_EXCL;
+	}
 	job->fd = open(job->path, flags);
 	if (job->fd < 0) {
 		int err = -errno;

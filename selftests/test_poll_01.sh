@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Polled IO never blocks its own poller. null_blk's poll queues complete a
+# request only when polled, and its request timeout (30 s) is the only other
+# way out; a polled bio that sleeps for a tag held by polled bios of the
+# same worker waits for it. Here: two jobs on one CPU sharing one poll
+# queue of 2 tags, and one CPU with an iodepth far above the tags, each run
+# to its exact count with no request timed out. --hipri with --preflush (the
+# flush request carries no poll cookie) and --hipri with bios the device
+# must split (a split bio is not polled) are refused, saying why.
+. "$(dirname "$0")/lib.sh"
+
+bl_require_root
+bl_require_cmd blkload python3
+
+ktap_print_header
+ktap_set_plan 5
+bl_mark start
+bl_load
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# No request timed out since the mark $1 ("timeout error, dev nullb0": the
+# block layer's word when null_blk's timeout handler ends a request).
+no_timeouts() {
+	local t
+	t=$(dmesg | awk -v m="$1" 'index($0, m) { on = 1; next } on' |
+		grep -i -E 'timeout error|timed out' | head -3)
+	[[ -z $t ]] || { sed 's/^/# /' <<<"$t"; return 1; }
+}
+
+bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 hw_queue_depth=2 \
+	irqmode=0 memory_backed=0
+echo none >/sys/block/nullb0/queue/scheduler
+echo "# nullb0 io_poll $(cat /sys/block/nullb0/queue/io_poll), tags $(cat /sys/block/nullb0/queue/nr_requests)"
+
+shared() {
+	local m="blkload-test poll-shared $$"
+	echo "$m" >/dev/kmsg
+	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --number_ios 3000 --iodepth 4 \
+		--cpus 0 --hipri >"$tmp/a.json" &
+	local a=$!
+	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --number_ios 3000 --iodepth 4 \
+		--cpus 0 --hipri >"$tmp/b.json"
+	local rb=$?
+	wait $a
+	local ra=$?
+	echo "# exits $ra and $rb"
+	no_timeouts "$m" || return 1
+	bl_json 'd["jobs"][0]["read"]["total_ios"] == 3000' 'd["jobs"][0]["error"] == 0' <"$tmp/a.json" &&
+		bl_json 'd["jobs"][0]["read"]["total_ios"] == 3000' 'd["jobs"][0]["error"] == 0' <"$tmp/b.json"
+}
+bl_check "two polled jobs on one CPU share a 2-tag poll queue: both end, no timeout" shared
+
+deep() {
+	local m="blkload-test poll-deep $$"
+	echo "$m" >/dev/kmsg
+	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --number_ios 20000 --iodepth 64 \
+		--cpus 0-1 --hipri | bl_json 'd["jobs"][0]["read"]["total_ios"] == 20000' &&
+		no_timeouts "$m"
+}
+bl_check "iodepth 64 on 2 CPUs over a 2-tag poll queue: 20000 reads, no timeout" deep
+
+# A volatile write cache, so that preflush is not stripped.
+bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
+	memory_backed=1 cache_size=64
+echo "# nullb0 write_cache $(cat /sys/block/nullb0/queue/write_cache)"
+bl_check "--hipri with --preflush: refused, saying why" \
+	bl_refused "not polled by the kernel" timeout 120 blkload run --dev /dev/nullb0 \
+	--rw randwrite --allow-write --hipri --preflush --number_ios 4 --iodepth 1 --cpus 0 --runtime 20
+
+bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
+	memory_backed=0 max_sectors=8
+echo "# nullb0 max_sectors_kb $(cat /sys/block/nullb0/queue/max_sectors_kb)"
+bl_check "--hipri with bios the device splits: refused, saying why" \
+	bl_refused "a split bio is not polled" timeout 120 blkload run --dev /dev/nullb0 \
+	--rw randread --bs 64k --hipri --number_ios 100 --cpus 0 --runtime 20
+bl_check "nothing left: no job, no pinned memory, refcount 0" bl_clean
+
+bl_mark end
+ktap_finished
