@@ -123,9 +123,11 @@ else
 fi
 
 wipefs -q -a "$dev"
-mkfs.ext4 -q -F "$dev" 64m
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" 64m
 mkdir -p "$tmp/mnt"
-mount "$dev" "$tmp/mnt"
+# Read-only: a mounted ext4 writes on its own (its journal, lazy init), and
+# the device's write count must be blkload's alone.
+mount -o ro "$dev" "$tmp/mnt"
 bl_check "a mounted ext4: refused, naming the mount" refused "mounted on $tmp/mnt" w
 umount "$tmp/mnt"
 bl_check "an unmounted ext4: refused, naming the filesystem" refused "a filesystem (ext4)" w
