@@ -17,22 +17,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "inuse.h"
+#include "jobctl.h"
 #include "util.h"
 
 extern char **environ;
@@ -301,14 +301,6 @@ static const char *what_type(const char *type)
 	return NULL;
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* The value of KEY= in blkid's export output, or NULL. */
 static char *export_value(const char *out, const char *key)
 {
@@ -357,7 +349,7 @@ static void say_found(struct guard *g, const char *out, const char *path)
 static void check_signatures(struct guard *g, const char *path)
 {
 	char *argv[] = { "blkid", "-p", "-o", "export", "--", (char *)path, NULL };
-	uint64_t until = mono_ms() + PROBE_TIMEOUT_MS;
+	double until = now_s() + PROBE_TIMEOUT_MS / 1000.0;
 	posix_spawn_file_actions_t fa;
 	int p[2], status = 0, rc;
 	bool timed_out = false, reaped = false;
@@ -382,7 +374,7 @@ static void check_signatures(struct guard *g, const char *path)
 	}
 	for (;;) {
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		uint64_t now = mono_ms();
+		double now = now_s();
 		char chunk[256];
 		ssize_t n;
 
@@ -390,7 +382,7 @@ static void check_signatures(struct guard *g, const char *path)
 			timed_out = true;
 			break;
 		}
-		if (poll(&pfd, 1, (int)(until - now)) < 0) {
+		if (poll(&pfd, 1, (int)((until - now) * 1000) + 1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -410,15 +402,16 @@ static void check_signatures(struct guard *g, const char *path)
 	close(p[0]);
 	if (timed_out)
 		kill(pid, SIGKILL);
-	/* Reaped within the deadline's rest (at least 1 s after a kill). */
-	for (uint64_t end = mono_ms() + 1000; !reaped;) {
+	/* Reaped within a second; one stuck in the kernel after the kill is left. */
+	for (double end = now_s() + 1;; usleep(10000)) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 
-		if (r == pid || (r < 0 && errno != EINTR))
-			reaped = r == pid;
-		if (r == pid || (r < 0 && errno != EINTR) || mono_ms() >= end)
+		if (r == pid) {
+			reaped = true;
 			break;
-		usleep(10000);
+		}
+		if ((r < 0 && errno != EINTR) || now_s() >= end)
+			break;
 	}
 	rc = reaped && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (timed_out)

@@ -3,12 +3,13 @@
 #include <linux/kernel.h>
 #include <linux/overflow.h>
 
+size_t probe(unsigned int n);
+
 struct probe_flex {
 	int n;
 	long v[];
 };
 
-size_t probe(unsigned int n);
 size_t probe(unsigned int n)
 {
 	return struct_size_t(struct probe_flex, v, n);
