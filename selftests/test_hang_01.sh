@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A device that does not answer never hangs the CLI or rmmod: on a device
-# that takes 15 s per IO (dm-delay), stop returns after its drain timeout and says what
+# that takes 15 s per IO (dm-delay; 60 s on the debug kernel, where the checks
+# between submission and rmmod alone can take 15 s), stop returns after its drain timeout and says what
 # is in flight, rmmod fails at once while that IO is out, and everything is
 # freed (and the module unloads) once the device completes it. Ctrl-C on a
 # run there returns after the drain timeout, naming what is in flight; a
@@ -18,7 +19,7 @@ bl_mark start
 bl_unload
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=0
-slow=$(bl_delay_dev bl_hang /dev/nullb0 15000) || ktap_exit_fail_msg "dmsetup create failed"
+slow=$(bl_delay_dev bl_hang /dev/nullb0 $((15000 * BL_SCALE))) || ktap_exit_fail_msg "dmsetup create failed"
 tmp=$(mktemp -d)
 trap 'bl_delay_dev_remove bl_hang; rm -rf "$tmp"' EXIT
 
@@ -43,7 +44,10 @@ t1=$(bl_ms)
 echo "# rmmod returned $rc after $((t1 - t0)) ms"
 bl_check "rmmod refuses at once while IO is out" \
 	test "$rc" -ne 0 -a $((t1 - t0)) -lt "$(bl_ms_scaled 3000)"
-bl_check "the job is freed once the device completes" bl_wait 300 bl_has_jobs 0
+# Had it unloaded, the checks below would wait on a module that is gone.
+bl_load
+bl_check "the job is freed once the device completes" \
+	bl_wait $((300 * BL_SCALE)) bl_has_jobs 0
 bl_check "then the module unloads" bl_wait 50 rmmod blkload
 
 bl_load

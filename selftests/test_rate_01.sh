@@ -106,23 +106,23 @@ batched() {
 }
 bl_check "--rate_iops with --iodepth_batch_submit 4: within 5%" batched
 
-# The debug lane's emulated kernel can leave an engine's thread behind its
-# pace (947 of 1000 seen once): 10% there, 5% here.
+# The debug lane's emulated kernel cannot carry an engine's thread to 1000
+# IOs a second (839 seen): the rate there is a quarter, held to the same 5%.
 engines() {
-	local e tol=50
-	((BL_SCALE > 1)) && tol=100
+	local e rate=$((1000 / BL_SCALE))
 	for e in io_uring libaio; do
 		blkload -j run --engine $e --dev /dev/nullb1 --rw randread --iodepth 8 \
-			--rate_iops 1000 --runtime 3 >"$tmp/e.json" || return 1
+			--rate_iops $rate --runtime 3 >"$tmp/e.json" || return 1
 		python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
-print("# %s: %.0f IOPS, sched lat N %d" % (sys.argv[2], r["iops"], r["sched_lat_ns"]["N"]))
-sys.exit(0 if abs(r["iops"] - 1000) <= int(sys.argv[3]) and r["sched_lat_ns"]["N"] == r["total_ios"] else 1)' \
-			"$tmp/e.json" $e $tol || return 1
+rate = int(sys.argv[3])
+print("# %s: %.0f IOPS of %d, sched lat N %d" % (sys.argv[2], r["iops"], rate, r["sched_lat_ns"]["N"]))
+sys.exit(0 if abs(r["iops"] - rate) <= rate / 20 and r["sched_lat_ns"]["N"] == r["total_ios"] else 1)' \
+			"$tmp/e.json" $e $rate || return 1
 	done
 }
-bl_check "io_uring and libaio engines: --rate_iops 1000 within 5%" engines
+bl_check "io_uring and libaio engines: --rate_iops within 5% (1000; 250 on the debug kernel)" engines
 
 rate_refused() {
 	bl_refused 'below one IO a second per CPU queue' blkload run --dev /dev/nullb0 \
