@@ -5,7 +5,10 @@
 # krbd, a random 4 MiB pattern written with dd reads back identical; blkload
 # runs over the four images with per-device and summed results. The librbd
 # engine does exact counts, and one seed writes the same blocks through krbd
-# and through librbd; io_uring runs on /dev/rbdX. Faults: the
+# and through librbd; io_uring runs on /dev/rbdX. The librbd write guard:
+# an image another client watches, one mapped here and open, and one that
+# carries a filesystem are refused (nothing written), reads and --force
+# still run, an idle mapping does not refuse. Faults: the
 # OSD stopped for 3 s mid-run (SIGSTOP) and resumed: the run goes on and
 # reports the stall; an image mapped with osd_request_timeout=3 turns the
 # same stall into ETIMEDOUT errors that end the run; a forced unmap mid-run
@@ -15,10 +18,10 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd ceph-mon ceph-osd rbd blkload python3
+bl_require_cmd ceph-mon ceph-osd rbd blkload python3 mkfs.ext4 md5sum
 
 ktap_print_header
-ktap_set_plan 22
+ktap_set_plan 26
 bl_mark start
 ceph_mini=$BLKLOAD_TOP/scripts/ceph-mini
 tmp=$(mktemp -d)
@@ -86,6 +89,96 @@ krbd_librbd_same() {
 	test "$(wc -w <"$tmp/k.blocks")" -gt 130 && cmp -s "$tmp/k.blocks" "$tmp/l.blocks"
 }
 bl_check "one seed: krbd and librbd write the same blocks, stamped alike" krbd_librbd_same
+
+# The bytes of image $1 ever written (rbd diff).
+written() {
+	rbd diff --format json "rbd/$1" |
+		python3 -c 'import json, sys; print(sum(x["length"] for x in json.load(sys.stdin)))'
+}
+# A librbd write to image $1, with blkload's other arguments after it;
+# stderr in $tmp/g.err.
+gwrite() {
+	local img=$1
+	shift
+	blkload -j run --engine librbd --pool rbd --rbdname "$img" --rw randwrite --bs 4k \
+		--iodepth 4 --allow-write "$@" >"$tmp/g.json" 2>"$tmp/g.err"
+	local rc=$?
+	sed 's/^/# /' "$tmp/g.err"
+	return $rc
+}
+# Whether image $1 has a watcher (rbd status).
+has_watchers() {
+	rbd status --format json "rbd/$1" |
+		python3 -c 'import json, sys; sys.exit(0 if json.load(sys.stdin)["watchers"] else 1)'
+}
+# rbd watch on image $1 in the background, fed by a fifo: it unwatches and
+# ends at a newline (killed, its watch would stay for the OSD's 30 s).
+watch_start() {
+	rm -f "$tmp/wf"
+	mkfifo "$tmp/wf"
+	rbd watch "rbd/$1" <"$tmp/wf" >/dev/null 2>&1 &
+	watcher=$!
+	exec {wfd}>"$tmp/wf"
+	bl_wait 30 has_watchers "$1"
+}
+watch_stop() {
+	echo >&"$wfd"
+	exec {wfd}>&-
+	wait "$watcher"
+	bl_wait 30 no_watchers "$1"
+}
+no_watchers() { ! has_watchers "$1"; }
+watched() {
+	local rc
+	rbd create rbd/gd --size 16M && watch_start gd || return 1
+	gwrite gd --number_ios 20 && rc=0 || rc=$?
+	echo "# written to rbd/gd: $(written gd) bytes"
+	test "$rc" != 0 && test "$(written gd)" = 0 &&
+		grep -q "^blkload: librbd rbd/gd: not writing: it is open by client\.[0-9]* at [^;]*; --force writes anyway$" \
+			"$tmp/g.err"
+}
+bl_check "librbd: a write to an image another client watches is refused, naming it; nothing written" \
+	watched
+read_force() {
+	local rc=0
+	has_watchers gd || return 1
+	blkload -j run --engine librbd --pool rbd --rbdname gd --rw randread --number_ios 20 |
+		bl_json "d['jobs'][0]['read']['total_ios'] == 20" || rc=1
+	gwrite gd --number_ios 50 --force || rc=1
+	watch_stop gd || rc=1
+	test $rc = 0 && bl_json "d['jobs'][0]['write']['total_ios'] == 50" <"$tmp/g.json"
+}
+bl_check "and reads of it run, and --force writes (50 exactly); the watch then ends" read_force
+mapped_here() {
+	local k s rc=0 before
+	k=$(rbd map -o noudev rbd/gd) || return 1
+	gwrite gd --number_ios 20 || rc=1
+	before=$(rbd export rbd/gd - 2>/dev/null | md5sum)
+	bash -c 'exec sleep 600' <"$k" &
+	s=$!
+	bl_wait 50 grep -qx sleep "/proc/$s/comm"
+	gwrite gd --number_ios 20 && rc=1
+	kill $s
+	wait $s 2>/dev/null
+	test "$(rbd export rbd/gd - 2>/dev/null | md5sum)" = "$before" || rc=1
+	rbd unmap -o noudev "$k" || rc=1
+	test $rc = 0 &&
+		grep -q "^blkload: librbd rbd/gd: not writing: it is mapped here as $k, and it is open by sleep (pid $s); --force writes anyway$" \
+			"$tmp/g.err"
+}
+bl_check "mapped here: idle, written; open by a process, refused naming it, the image unchanged" \
+	mapped_here
+fs_image() {
+	local k
+	rbd create rbd/gfs --size 16M && k=$(rbd map -o noudev rbd/gfs) || return 1
+	mkfs.ext4 -q -L guarded "$k" || return 1
+	[[ ! -e /run/udev/control ]] || udevadm settle
+	rbd unmap -o noudev "$k" || return 1
+	! gwrite gfs --number_ios 20 &&
+		grep -q "^blkload: librbd rbd/gfs: not writing: it carries a filesystem (ext4) labelled 'guarded'; --force writes anyway$" \
+			"$tmp/g.err"
+}
+bl_check "an image carrying ext4 is refused, naming it" fs_image
 
 uring_rbd() {
 	blkload -j run --engine io_uring --dev "$dev" --rw randwrite --bs 4k --iodepth 8 \

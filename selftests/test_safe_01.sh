@@ -8,14 +8,16 @@
 # made by ceph-osd --mkfs, an ext4 filesystem mounted and not, an LVM2 PV, a
 # LUKS header). Each refusal names what it found and writes nothing (the
 # device's own write count); --force still writes; blkload's own jobs on one
-# device are the user's load, not a stranger.
+# device are the user's load, not a stranger. Partitions: an open of one
+# counts on its disk and not on its sibling, by the running kernel's rule; a
+# disk with a partition table is refused.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3 mkfs.ext4 mount wipefs ceph-osd
+bl_require_cmd blkload python3 mkfs.ext4 mount wipefs ceph-osd losetup
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 17
 bl_mark start
 bl_load
 # 2 GiB, memory-backed (sparse: pages as written), with the IO counters brd
@@ -24,9 +26,11 @@ bl_nullb nr_devices=1 gb=2 memory_backed=1 irqmode=0
 dev=/dev/nullb0
 tmp=$(mktemp -d)
 holder=
+loopdev=
 cleanup() {
 	[[ -n $holder ]] && kill "$holder" 2>/dev/null
 	umount "$tmp/mnt" 2>/dev/null
+	[[ -n $loopdev ]] && losetup -d "$loopdev"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -154,6 +158,94 @@ else
 fi
 wipefs -q -a "$dev"
 bl_check "wiped, the device is written without --force" wrote 10 w
+
+# Partitions (a loop device over a file with a DOS table of two): the
+# module's count of strangers on a disk, a partition and its sibling, by
+# the running kernel's rule (since 6.5 each open of a partition holds the
+# disk once; before, a partition's first open did); p1 is held twice, so
+# that the two rules give different counts. Then the CLI's guard.
+part_img=$tmp/parts.img
+truncate -s 64M "$part_img"
+python3 - "$part_img" <<'PY'
+import struct, sys
+mbr = bytearray(512)
+for i, start in enumerate((2048, 51200)):
+    mbr[446 + 16 * i:462 + 16 * i] = struct.pack("<B3sB3sII", 0, bytes(3), 0x83, bytes(3),
+                                                 start, 49152)
+mbr[510:512] = b"\x55\xaa"
+with open(sys.argv[1], "r+b") as f:
+    f.write(mbr)
+PY
+modprobe loop 2>/dev/null
+loopdev=$(losetup -fP --show "$part_img") && bl_wait 50 test -b "${loopdev}p2" || loopdev=
+# (udev, where it runs, reads the new devices for a moment.)
+[[ ! -e /run/udev/control ]] || udevadm settle
+# The module's answer to a write job on $1 (made, not started): ok or busy.
+verdict() {
+	local out
+	if out=$(python3 "$BL_DIR/blnl.py" new "$1" --rw 3 --number-ios 10 --allow-write 2>&1); then
+		python3 "$BL_DIR/blnl.py" del "$out" >/dev/null
+		echo ok
+	elif grep -q "errno 16: device is open by another user" <<<"$out"; then
+		echo busy
+	else
+		echo "other($out)"
+	fi
+}
+# "HELD: whole p1 p2" for each holder (a sleep with the devices open).
+table() {
+	local h d row
+	for h in none p1x2 whole; do
+		case $h in
+		none) holder= ;;
+		p1x2) bash -c 'exec sleep 600' <"${loopdev}p1" 3<"${loopdev}p1" & holder=$! ;;
+		whole) bash -c 'exec sleep 600' <"$loopdev" & holder=$! ;;
+		esac
+		[[ -z $holder ]] || bl_wait 50 grep -qsx sleep "/proc/$holder/comm"
+		row="$h:"
+		for d in "$loopdev" "${loopdev}p1" "${loopdev}p2"; do
+			row+=" $(verdict "$d")"
+		done
+		echo "$row"
+		[[ -z $holder ]] || { kill "$holder"; wait "$holder" 2>/dev/null; }
+		holder=
+	done
+}
+parts() {
+	local got
+	table >"$tmp/table"
+	got=$(tr '\n' ';' <"$tmp/table")
+	echo "# whole p1 p2 by holder: $got"
+	[[ $got == "none: ok ok ok;p1x2: busy busy ok;whole: busy busy busy;" ]]
+}
+if [[ -n $loopdev ]]; then
+	bl_check "partitions: the module counts a partition's opens on its disk, not on its sibling" parts
+cli_parts() {
+	local rc=0
+	bl_refused "it carries a partition table (dos)" \
+		blkload run --dev "$loopdev" --rw randwrite --allow-write --number_ios 1 || rc=1
+	bash -c 'exec sleep 600' <"${loopdev}p1" &
+	holder=$!
+	bl_wait 50 grep -qsx sleep "/proc/$holder/comm"
+	bl_refused "open by sleep (pid $holder)" \
+		blkload run --dev "$loopdev" --rw randwrite --allow-write --number_ios 1 || rc=1
+	bl_refused "open by sleep (pid $holder)" \
+		blkload run --dev "${loopdev}p1" --rw randwrite --allow-write --number_ios 1 || rc=1
+	blkload -j run --dev "${loopdev}p2" --rw randwrite --allow-write --number_ios 1 |
+		bl_json "d['jobs'][0]['write']['total_ios'] == 1" || rc=1
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	holder=
+	return $rc
+}
+	bl_check "the CLI: a disk with a table refused; p1 held: the disk and p1 refused naming it, p2 written" \
+		cli_parts
+	losetup -d "$loopdev"
+	loopdev=
+else
+	ktap_test_fail "partitions: losetup -P on a file failed"
+	ktap_test_fail "the CLI on partitions: losetup -P on a file failed"
+fi
 bl_check "nothing left: no job, no pinned memory, refcount 0" bl_clean
 
 bl_mark end

@@ -316,7 +316,7 @@ static char *export_value(const char *out, const char *key)
 	return NULL;
 }
 
-/* What blkid found on @path, in the user's terms. */
+/* What blkid found on @path (NULL: on a copy), in the user's terms. */
 static void say_found(struct guard *g, const char *out, const char *path)
 {
 	char *type = export_value(out, "TYPE"), *label = export_value(out, "LABEL");
@@ -332,8 +332,10 @@ static void say_found(struct guard *g, const char *out, const char *path)
 		       type, label ? " labelled '" : "", label ? label : "", label ? "'" : "");
 	else if (pt)
 		reason(g, "it carries a partition table (%s)", pt);
-	else
+	else if (path)
 		reason(g, "it carries a signature of data (blkid -p %s says which)", path);
+	else
+		reason(g, "it carries a signature of data");
 	free(type);
 	free(label);
 	free(pt);
@@ -346,9 +348,11 @@ static void say_found(struct guard *g, const char *out, const char *path)
  * a device that does not answer reads (dm-delay, a dead path) must not hang
  * the CLI. A child stuck in the kernel after the kill is left behind.
  */
-static void check_signatures(struct guard *g, const char *path)
+static void check_signatures(struct guard *g, const char *path, int fd)
 {
-	char *argv[] = { "blkid", "-p", "-o", "export", "--", (char *)path, NULL };
+	/* -D: a partition's own table entry is not data on it. */
+	char *argv[] = { "blkid", "-p", "-D", "-o", "export", "--",
+			 fd >= 0 ? "/proc/self/fd/3" : (char *)path, NULL };
 	double until = now_s() + PROBE_TIMEOUT_MS / 1000.0;
 	posix_spawn_file_actions_t fa;
 	int p[2], status = 0, rc;
@@ -364,6 +368,9 @@ static void check_signatures(struct guard *g, const char *path)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	/* A copy of what is probed (an image's ends), as the child's fd 3. */
+	if (fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, fd, 3);
 	rc = posix_spawnp(&pid, "blkid", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
@@ -418,35 +425,99 @@ static void check_signatures(struct guard *g, const char *path)
 		reason(g, "it did not answer the reads that look for data on it within %d s",
 		       PROBE_TIMEOUT_MS / 1000);
 	else if (rc == 0 && out)
-		say_found(g, out, path);
+		say_found(g, out, fd >= 0 ? NULL : path);
+	else if (rc == 8 && fd < 0)
+		reason(g, "it carries more than one signature of data (blkid -p %s says which)", path);
 	else if (rc == 8)
-		reason(g, "it carries more than one signature of data (blkid -p says which)");
+		reason(g, "it carries more than one signature of data");
 	else if (rc != 2)
 		reason(g, "it could not be looked at for data on it (blkid -p exited %d)", rc);
 	free(out);
 }
 
+static int guard_begin(struct guard *g, dev_t dev)
+{
+	*g = (struct guard){ .dev = dev };
+	if (major(dev))
+		g->whole = whole_of(dev);
+	g->why = open_memstream(&g->buf, &g->len);
+	return g->why ? 0 : -ENOMEM;
+}
+
+/* The reasons found (NULL: none; the caller frees them). */
+static char *guard_end(struct guard *g)
+{
+	fclose(g->why);
+	if (g->reasons)
+		return g->buf;
+	free(g->buf);
+	return NULL;
+}
+
 int bl_write_guard(const char *path)
 {
-	struct guard g = { 0 };
+	struct guard g;
 	struct stat st;
+	char *why;
 
 	if (stat(path, &st) || !S_ISBLK(st.st_mode))
 		return 0;
-	g.dev = st.st_rdev;
-	g.whole = whole_of(g.dev);
-	g.why = open_memstream(&g.buf, &g.len);
-	if (!g.why)
+	if (guard_begin(&g, st.st_rdev))
 		return -ENOMEM;
 	check_mounts(&g);
 	check_holders(&g);
 	check_openers(&g);
 	/* In use already says enough; the probe reads only an idle device. */
 	if (!g.reasons)
-		check_signatures(&g, path);
-	fclose(g.why);
-	if (g.reasons)
-		fprintf(stderr, "blkload: %s: not writing: %s; --force writes anyway\n", path, g.buf);
-	free(g.buf);
-	return g.reasons ? -EBUSY : 0;
+		check_signatures(&g, path, -1);
+	why = guard_end(&g);
+	if (!why)
+		return 0;
+	fprintf(stderr, "blkload: %s: not writing: %s; --force writes anyway\n", path, why);
+	free(why);
+	return -EBUSY;
+}
+
+char *bl_dev_in_use(const char *path)
+{
+	struct guard g;
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return xasprintf("%s is not there to be looked at", path);
+	if (guard_begin(&g, st.st_rdev))
+		return xstrdup("its use could not be looked at (out of memory)");
+	check_mounts(&g);
+	check_holders(&g);
+	check_openers(&g);
+	/*
+	 * A kernel user with no holder link (a blkload write job) shows in an
+	 * exclusive open only; one that just ended may hold its claim for a
+	 * moment (released at a deferred close on some kernels): up to 3 s.
+	 */
+	for (int i = 0; !g.reasons && i < 30; i++) {
+		fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			close(fd);
+			break;
+		}
+		if (errno != EBUSY)
+			break;
+		if (i == 29)
+			reason(&g, "the kernel has it claimed (a blkload write job, or a holder)");
+		else
+			usleep(100000);
+	}
+	return guard_end(&g);
+}
+
+char *bl_data_on(int fd)
+{
+	struct guard g;
+
+	if (guard_begin(&g, 0))
+		return xstrdup("it could not be looked at for data on it (out of memory)");
+	check_signatures(&g, NULL, fd);
+	return guard_end(&g);
 }

@@ -15,19 +15,24 @@
  * librados and librbd are loaded when the engine is first used (dlopen):
  * linked in, their 30 libraries cost every blkload invocation 10 ms.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rados/librados.h>
 #include <rbd/librbd.h>
 
+#include "../inuse.h"
 #include "../util.h"
+#include "../workload.h"
 #include "engine.h"
 
 /* The librados and librbd calls the engine makes, resolved at first use. */
@@ -37,6 +42,7 @@
 	X(rados_conf_parse_env, int, (rados_t, const char *))			\
 	X(rados_connect, int, (rados_t))					\
 	X(rados_shutdown, void, (rados_t))					\
+	X(rados_get_instance_id, uint64_t, (rados_t))				\
 	X(rados_ioctx_create, int, (rados_t, const char *, rados_ioctx_t *))	\
 	X(rados_ioctx_destroy, void, (rados_ioctx_t))				\
 	X(rbd_open, int, (rados_ioctx_t, const char *, rbd_image_t *, const char *)) \
@@ -56,6 +62,9 @@ static struct {
 	RBD_CALLS(RBD_PTR)
 	/* Optional: librbd before Octopus has none (then --write_zeroes is refused). */
 	int (*rbd_aio_write_zeroes)(rbd_image_t, uint64_t, size_t, rbd_completion_t, int, int);
+	/* Optional: before Mimic the write guard cannot see the image's other users. */
+	int (*rbd_watchers_list)(rbd_image_t, rbd_image_watcher_t *, size_t *);
+	void (*rbd_watchers_list_cleanup)(rbd_image_watcher_t *, size_t);
 } lib;
 
 static int rbd_load(void)
@@ -81,6 +90,10 @@ static int rbd_load(void)
 	}
 	RBD_CALLS(RBD_SYM)
 	*(void **)&lib.rbd_aio_write_zeroes = dlsym(rbd, "rbd_aio_write_zeroes");
+	*(void **)&lib.rbd_watchers_list = dlsym(rbd, "rbd_watchers_list");
+	*(void **)&lib.rbd_watchers_list_cleanup = dlsym(rbd, "rbd_watchers_list_cleanup");
+	if (!lib.rbd_watchers_list_cleanup)
+		lib.rbd_watchers_list = NULL;
 	loaded = 1;
 	return 0;
 }
@@ -141,6 +154,229 @@ static void rbd_disconnect(struct rbd_conn *c)
 	c->cluster = NULL;
 }
 
+/*
+ * The write guard for an image, as inuse.h's for a device: not written,
+ * unless --force, while another client uses it or while it carries data.
+ * A client that has it open for writing watches its header (a VM through
+ * QEMU, rbd-nbd, a krbd mapping, rbd watch); the run's own connections are
+ * not others. A krbd mapping on this host is one of those watchers: writing
+ * under it is fine while its /dev/rbdN is unused (nothing cached then),
+ * and refused, naming the users, while it is not.
+ */
+#define WATCHERS_NAMED	4
+#define IMAGE_END_PROBED	(1U << 20)
+
+static bool own_client(const struct eng_run *run, int64_t id)
+{
+	const struct rbd_conn *c = run->priv;
+
+	if (c && c->cluster && (int64_t)lib.rados_get_instance_id(c->cluster) == id)
+		return true;
+	for (unsigned int i = 0; i < run->nr_jobs; i++) {
+		const struct rbd_job *rj = run->jobs[i].priv;
+
+		if (rj && rj->own.cluster && (int64_t)lib.rados_get_instance_id(rj->own.cluster) == id)
+			return true;
+	}
+	return false;
+}
+
+/* The first line of sysfs file @dir/@name, or NULL. */
+static char *sysfs_line(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name), *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(p, "r");
+
+	free(p);
+	if (!f)
+		return NULL;
+	if (getline(&line, &cap, f) < 0) {
+		free(line);
+		line = NULL;
+	} else {
+		line[strcspn(line, "\n")] = 0;
+	}
+	fclose(f);
+	return line;
+}
+
+static bool sysfs_is(const char *dir, const char *name, const char *want)
+{
+	char *v = sysfs_line(dir, name);
+	bool eq = v && !strcmp(v, want);
+
+	free(v);
+	return eq;
+}
+
+/* The nonce of a messenger address ("[v2:]IP:PORT/NONCE"): one per client instance. */
+static const char *addr_nonce(const char *addr)
+{
+	const char *slash = addr ? strrchr(addr, '/') : NULL;
+
+	return slash ? slash + 1 : "";
+}
+
+/*
+ * Whether watcher @w is this host's krbd client mapping @pool/@image (the
+ * head, default namespace): its gid, and its address's nonce where the
+ * kernel shows it. One client maps an image any number of times: each
+ * device in use is a reason, into @f.
+ */
+static bool krbd_mappings(const rbd_image_watcher_t *w, const char *pool, const char *image,
+			  FILE *f, unsigned int *n)
+{
+	char *client = xasprintf("client%lld", (long long)w->id);
+	DIR *d = opendir("/sys/bus/rbd/devices");
+	struct dirent *e;
+	bool found = false;
+
+	while (d && (e = readdir(d))) {
+		char *dir = xasprintf("/sys/bus/rbd/devices/%s", e->d_name);
+		char *ns = sysfs_line(dir, "pool_ns"), *addr = sysfs_line(dir, "client_addr");
+
+		if (e->d_name[0] != '.' && sysfs_is(dir, "client_id", client) &&
+		    (!addr || !strcmp(addr_nonce(addr), addr_nonce(w->addr))) &&
+		    sysfs_is(dir, "pool", pool) && sysfs_is(dir, "name", image) &&
+		    (!ns || !*ns) && sysfs_is(dir, "current_snap", "-")) {
+			char *dev = xasprintf("/dev/rbd%s", e->d_name), *why = bl_dev_in_use(dev);
+
+			found = true;
+			if (why)
+				fprintf(f, "%sit is mapped here as %s, and %s", (*n)++ ? "; " : "",
+					dev, why);
+			free(why);
+			free(dev);
+		}
+		free(addr);
+		free(ns);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+	free(client);
+	return found;
+}
+
+/* The image's other users, into @f ("; "-separated after @n reasons). */
+static void guard_watchers(const struct eng_run *run, struct rbd_job *rj, const char *pool,
+			   const char *image, FILE *f, unsigned int *n)
+{
+	rbd_image_watcher_t *ws = NULL;
+	size_t nr = 8, named = 0, others = 0;
+	int ret;
+
+	if (!lib.rbd_watchers_list) {
+		fprintf(f, "%sthis librbd cannot list the image's users (no rbd_watchers_list)",
+			(*n)++ ? "; " : "");
+		return;
+	}
+	for (;;) {
+		size_t cap = nr;
+
+		ws = xrealloc(ws, cap * sizeof(*ws));
+		ret = lib.rbd_watchers_list(rj->image, ws, &nr);
+		if (ret != -ERANGE)
+			break;
+		if (nr <= cap)
+			nr = 2 * cap;
+	}
+	if (ret < 0) {
+		free(ws);
+		fprintf(f, "%sits users could not be listed (%s)", (*n)++ ? "; " : "",
+			strerror(-ret));
+		return;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (own_client(run, ws[i].id) || krbd_mappings(&ws[i], pool, image, f, n))
+			continue;
+		if (named++ < WATCHERS_NAMED)
+			fprintf(f, "%sit is open by client.%lld at %s", (*n)++ ? "; " : "",
+				(long long)ws[i].id, ws[i].addr);
+		else
+			others++;
+	}
+	if (others)
+		fprintf(f, "; and by %zu more client%s", others, others > 1 ? "s" : "");
+	/* A client that died keeps its watch until the OSDs time it out. */
+	if (named)
+		fputs(" (a client that ended without closing the image is listed for 30 s)", f);
+	lib.rbd_watchers_list_cleanup(ws, nr);
+	free(ws);
+}
+
+/*
+ * Signatures of data on the image: its first and last MiB, probed in a
+ * sparse copy. The reads have no deadline of their own: a cluster that does
+ * not answer them would not answer the run's IO either.
+ */
+static void guard_data(struct rbd_job *rj, uint64_t size, FILE *f, unsigned int *n)
+{
+	size_t span = size < IMAGE_END_PROBED ? (size_t)size : IMAGE_END_PROBED;
+	uint64_t offs[2] = { 0, size - span };
+	char *buf = xcalloc(1, span ? span : 1), *why = NULL;
+	int fd = memfd_create("blkload-image-ends", MFD_CLOEXEC);
+
+	/* Above the standard streams and the probe's fd 3, whatever the CLI was started with. */
+	if (fd >= 0 && fd < 10) {
+		int moved = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+
+		close(fd);
+		fd = moved;
+	}
+	if (fd < 0 || ftruncate(fd, (off_t)size)) {
+		fprintf(f, "%sit could not be looked at for data on it (%s)", (*n)++ ? "; " : "",
+			strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < 2 && span; i++) {
+		ssize_t got = lib.rbd_read(rj->image, offs[i], span, buf);
+
+		if (got < 0) {
+			fprintf(f, "%sit could not be read to look for data on it (%s)",
+				(*n)++ ? "; " : "", strerror((int)-got));
+			goto out;
+		}
+		if (pwrite(fd, buf, (size_t)got, (off_t)offs[i]) != got) {
+			fprintf(f, "%sit could not be looked at for data on it (%s)",
+				(*n)++ ? "; " : "", strerror(errno));
+			goto out;
+		}
+	}
+	why = bl_data_on(fd);
+	if (why)
+		fprintf(f, "%s%s", (*n)++ ? "; " : "", why);
+out:
+	free(why);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int rbd_guard(const struct eng_run *run, struct rbd_job *rj, const char *image,
+		     uint64_t size)
+{
+	const char *pool = run->w->pool ? run->w->pool : "rbd";
+	unsigned int n = 0;
+	char *why = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&why, &len);
+
+	if (!f)
+		return -ENOMEM;
+	guard_watchers(run, rj, pool, image, f, &n);
+	/* In use already says enough; the probe reads only an idle image. */
+	if (!n)
+		guard_data(rj, size, f, &n);
+	fclose(f);
+	if (n)
+		fprintf(stderr, "blkload: librbd %s/%s: not writing: %s; --force writes anyway\n",
+			pool, image, why);
+	free(why);
+	return n ? -EBUSY : 0;
+}
+
 static int rbd_job_open(struct eng_run *run, struct eng_job *job)
 {
 	const struct workload *w = run->w;
@@ -190,7 +426,7 @@ static int rbd_job_open(struct eng_run *run, struct eng_job *job)
 		return ret;
 	job->dev_size = info.size;
 	job->lbs = 512;
-	return 0;
+	return workload_changes(w) && !w->force ? rbd_guard(run, rj, job->path, info.size) : 0;
 }
 
 static void rbd_job_close(struct eng_run *run, struct eng_job *job)
