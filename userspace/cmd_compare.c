@@ -287,20 +287,9 @@ static bool is_path(const char *p)
 /* One line of a sysfs attribute, malloc()ed, without its newline; NULL if none. */
 static char *sysfs_line(unsigned int id, const char *attr)
 {
-	char *f = xasprintf("/sys/bus/rbd/devices/%u/%s", id, attr), *line = NULL;
-	size_t cap = 0;
-	FILE *fp = fopen(f, "r");
+	char *f = xasprintf("/sys/bus/rbd/devices/%u/%s", id, attr), *line = file_line(f);
 
 	free(f);
-	if (!fp)
-		return NULL;
-	if (getline(&line, &cap, fp) < 0) {
-		free(line);
-		line = NULL;
-	} else {
-		line[strcspn(line, "\n")] = '\0';
-	}
-	fclose(fp);
 	return line;
 }
 

@@ -98,22 +98,10 @@ static bool touches(const struct guard *g, dev_t d)
 
 static char *comm_of(const char *pid)
 {
-	char *p = xasprintf("/proc/%s/comm", pid), *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f = fopen(p, "r");
+	char *p = xasprintf("/proc/%s/comm", pid), *line = file_line(p);
 
 	free(p);
-	if (!f)
-		return xstrdup("?");
-	n = getline(&line, &cap, f);
-	fclose(f);
-	if (n <= 0) {
-		free(line);
-		return xstrdup("?");
-	}
-	line[strcspn(line, "\n")] = 0;
-	return line;
+	return line ? line : xstrdup("?");
 }
 
 /*

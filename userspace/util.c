@@ -57,6 +57,24 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *file_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	if (getline(&line, &cap, f) < 0) {
+		free(line);
+		line = NULL;
+	} else {
+		line[strcspn(line, "\n")] = 0;
+	}
+	fclose(f);
+	return line;
+}
+
 static bool has_name(const struct option *o, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)

@@ -14,6 +14,8 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The first line of file @path (sysfs, /proc), malloc()ed, without its newline; NULL if none. */
+char *file_line(const char *path);
 
 struct option;
 /*
