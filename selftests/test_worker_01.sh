@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 args=()
-for d in 0 1 2 3; do args+=(--dev /dev/nullb$d --dev /dev/nullb$d); done
+for d in 0 1 2 3; do args+=(--dev "/dev/nullb$d" --dev "/dev/nullb$d"); done
 blkload -j run "${args[@]}" --rw randread --iodepth 4 --cpus 0-1 --number_ios 20000 \
 	>"$tmp/run.json" &
 pid=$!
@@ -38,12 +38,13 @@ bl_check "each job did its own 20000 IOs" \
 bl_check "no worker left once the jobs are gone" \
 	bl_wait 30 bl_no_workers
 
-# One job per CPU, each on its own.
-blkload run --dev /dev/nullb0 --cpus 0 --runtime 2 >/dev/null &
+# One job per CPU, each on its own; counted while both run (a CLI's start
+# takes seconds on a debug kernel: a fixed sleep saw one of them).
+blkload run --dev /dev/nullb0 --cpus 0 --runtime $((2 * BL_SCALE)) >/dev/null &
 a=$!
-blkload run --dev /dev/nullb1 --cpus 1 --runtime 2 >/dev/null &
+blkload run --dev /dev/nullb1 --cpus 1 --runtime $((2 * BL_SCALE)) >/dev/null &
 b=$!
-sleep 1
+bl_wait $((10 * BL_SCALE)) bl_has_jobs 2
 bl_check "a job on CPU 0 and one on CPU 1: 2 workers" test "$(bl_info nr_workers)" = 2
 wait $a $b
 bl_check "both ended" bl_wait 50 bl_has_jobs 0
