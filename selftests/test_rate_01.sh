@@ -54,7 +54,7 @@ linear() {
 		'd["jobs"][0]["rate_iops"] == 2000' \
 		'd["jobs"][0]["read"]["sched_lat_ns"]["N"] == d["jobs"][0]["read"]["total_ios"]' \
 		<"$tmp/l.json" &&
-		python3 -c 'import sys; m, v, n, iv = sys.argv[1:]; e = 2 * int(iv); sys.exit(0 if abs(float(m) - e) <= e / 10 and float(v) < 0.3 else 1)' $d "$iv"
+		python3 -c 'import sys; m, v, n, iv = sys.argv[1:]; e = 2 * int(iv); sys.exit(0 if abs(float(m) - e) <= e / 10 and int(n) >= 60 and float(v) < 0.3 else 1)' $d "$iv"
 }
 bl_check "--rate_iops 2000 on 2 CPUs: within 5%, as the device counts, smooth (var/mean < 0.3)" \
 	linear
@@ -67,7 +67,7 @@ poisson() {
 	echo "# poisson 2000/s: per $iv ms: mean, var/mean, n = $d"
 	bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100' \
 		'd["jobs"][0]["rate_process"] == "poisson"' <"$tmp/p.json" &&
-		python3 -c 'import sys; m, v, n, iv = sys.argv[1:]; e = 2 * int(iv); sys.exit(0 if abs(float(m) - e) <= e / 10 and 0.6 <= float(v) <= 1.6 else 1)' $d "$iv"
+		python3 -c 'import sys; m, v, n, iv = sys.argv[1:]; e = 2 * int(iv); sys.exit(0 if abs(float(m) - e) <= e / 10 and int(n) >= 60 and 0.6 <= float(v) <= 1.6 else 1)' $d "$iv"
 }
 bl_check "--rate_process poisson: within 5%, counts vary as a Poisson process (var/mean 0.6-1.6)" \
 	poisson

@@ -59,7 +59,7 @@ char *xasprintf(const char *fmt, ...)
 
 char *file_line(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *line = NULL;
 	size_t cap = 0;
 
