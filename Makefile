@@ -18,6 +18,7 @@
 #   make check-fresh     make demo and make check on a fresh Debian 12 root (mmdebstrap)
 #   make check-pkg       the packaging lane: make dkms-install and make deb's
 #                        packages installed in the guest (two DKMS builds)
+#   make check-rt        the unload and job-end selftests on Debian's PREEMPT_RT 6.1
 #   make generate        regenerate the uAPI header and policy from the netlink spec
 #   make vm              a shell in the test guest (scripts/vm)
 #   make bench           blkload vs fio on null_blk in the guest (scripts/bench.sh)
@@ -57,7 +58,7 @@ export BUILD
 
 .PHONY: all module userspace clean clean-module install uninstall man deb dkms-install \
 	dkms-uninstall deps check generate check-generated \
-	checkpatch sparse unit selftests vm kcompat bench check-debug check-fresh check-pkg \
+	checkpatch sparse unit selftests vm kcompat bench check-debug check-fresh check-pkg check-rt \
 	demo matrix
 
 all: module userspace
@@ -165,6 +166,10 @@ check-debug:
 
 check-fresh:
 	@scripts/check-fresh.sh
+
+# The unload and job-end tests on Debian's PREEMPT_RT kernel (about 5 min).
+check-rt:
+	@scripts/check-rt.sh
 
 # DKMS builds the module in the guest twice, under emulation 5-10 minutes:
 # a lane of its own (selftests/budget), not part of make check.
