@@ -201,11 +201,20 @@ bl_check "krbd: the text report names each device and the sum" text_report
 
 osd_pid=$(cat "${CEPH_MINI_DIR:-/tmp/ceph-mini}/run/osd.0.pid")
 # Writes: krbd answers reads of never-written objects itself.
+# Each fault comes once the job runs, a second after the module has it: a
+# CLI's start (the write guard's reads among it) takes seconds on a debug
+# kernel beside the cluster, and after a fixed 2 s the faults came before
+# the job (no stall seen; the guard's reads unanswered; the device gone).
+job_runs() {
+	bl_wait $((100 * BL_SCALE)) bl_has_jobs 1 || { kill "$1"; wait "$1"; return 1; }
+	sleep 1
+}
+
 stall() {
-	blkload -j run --dev "$dev" --rw randwrite --bs 4k --iodepth 8 --runtime 8 \
-		--allow-write >"$tmp/s.json" &
+	blkload -j run --dev "$dev" --rw randwrite --bs 4k --iodepth 8 \
+		--runtime $((BL_SCALE > 1 ? 12 : 8)) --allow-write >"$tmp/s.json" &
 	local pid=$!
-	sleep 2
+	job_runs $pid || return 1
 	kill -STOP "$osd_pid"
 	sleep 3
 	kill -CONT "$osd_pid"
@@ -224,7 +233,7 @@ timeout_map() {
 	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --runtime 60 \
 		--allow-write >"$tmp/o.json" &
 	pid=$!
-	sleep 2
+	job_runs $pid || { rbd unmap -o noudev "$d"; return 1; }
 	kill -STOP "$osd_pid"
 	wait $pid && rc=0 || rc=$?
 	kill -CONT "$osd_pid"
@@ -240,7 +249,7 @@ force_unmap() {
 	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --runtime 60 \
 		--allow-write >"$tmp/u.json" &
 	pid=$!
-	sleep 2
+	job_runs $pid || return 1
 	# Through sysfs, as "rbd unmap -o force" does, without the rbd
 	# command's own start (a second or more under emulation) in the time.
 	# (With rbd's single_major, the default, "remove" refuses: EINVAL.)
