@@ -27,10 +27,15 @@ ceph_mini=$BLKLOAD_TOP/scripts/ceph-mini
 tmp=$(mktemp -d)
 trap '"$ceph_mini" stop >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
+t0=$(bl_ms)
 if ! devs=$("$ceph_mini" start -n 4 -s 64M 2>"$tmp/err"); then
 	sed 's/^/# /' "$tmp/err"
 	ktap_exit_fail_msg "the Ceph cluster did not come up"
 fi
+# How long the start took, step by step, retries included (the debug
+# kernel's starts took from one to ten minutes).
+echo "# the cluster came up in $((($(bl_ms) - t0) / 1000)) s"
+sed 's/^/# /' "$tmp/err"
 dev=$(head -1 <<<"$devs")
 bl_check "cluster up, image mapped at $dev" test -b "$dev"
 
