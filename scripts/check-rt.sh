@@ -7,7 +7,7 @@
 # that hangs, the IO paths) on Debian's rt kernel of the headers the build
 # matrix uses: there interrupts are threads, and a completion preempted
 # after it dropped its last reference runs late against the module's text
-# (Documentation/blkload.rst, "Unloading"). The kernel image is Debian's
+# (Documentation/blkload.rst, "Stopping"). The kernel image is Debian's
 # package, downloaded once (apt-get download) and unpacked in
 # ~/.cache/blkload; nothing is installed on this machine.
 # Prints "N passed, N failed" like make check.
