@@ -42,9 +42,12 @@
  * Polled bios never go blocking: the tags such a bio would wait for may be
  * held by polled bios only this worker completes. One refused with nothing
  * of the queue in flight tries again 20 us later; one refused
- * BL_POLL_REFUSED_MAX times in a row goes once unpolled and blocking, to
- * the device's interrupt-driven queues (whose tags interrupts free), which
- * also wakes a runtime-suspended device.
+ * BL_POLL_REFUSED_MAX times in a row goes unpolled, to the device's
+ * interrupt-driven queues (whose tags interrupts free), blocking once (which
+ * also wakes a runtime-suspended device). No bio goes blocking, polled or
+ * not, while polled bios of its worker are in flight on its device: a
+ * frozen queue waits for those, and only this worker could complete them
+ * (bl_polls_device()); it goes with REQ_NOWAIT and again 20 us later.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,6 +70,23 @@
  */
 #define BL_POLL_RETRY_NS	(20 * NSEC_PER_USEC)
 #define BL_POLL_REFUSED_MAX	64
+
+/*
+ * Polled bios of @q's worker are in flight on @q's device. A bio that went
+ * blocking there could wait for them (a frozen queue waits for all of its
+ * requests, a runtime resume too), and nothing else polls them: it goes with
+ * REQ_NOWAIT, and again later if refused. Worker only; rare (a refusal).
+ */
+static bool bl_polls_device(struct bl_queue *q)
+{
+	struct request_queue *rq = bdev_get_queue(q->job->bdev.bdev);
+	struct bl_queue *o;
+
+	list_for_each_entry(o, &q->worker->queues, node)
+		if (o->polled && o->inflight && bdev_get_queue(o->job->bdev.bdev) == rq)
+			return true;
+	return false;
+}
 
 static void bl_end_io(struct bio *bio)
 {
@@ -664,18 +684,20 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot, bool again)
 		opf |= BL_REQ_POLLED | REQ_NOMERGE;
 	/*
 	 * Blocking: after a refusal with nothing in flight, or too many
-	 * refusals; trims and write-zeroes may be split, which REQ_NOWAIT
-	 * does not allow.
+	 * refusals, unless polled bios of this worker are in flight on the
+	 * device; trims and write-zeroes may be split, which REQ_NOWAIT does
+	 * not allow.
 	 */
 	if (req & BLKLOAD_REQ_NOWAIT)
 		slot->nowait = data;
 	else if (poll)
 		slot->nowait = true;	/* never blocks its own poller (bl_check_device()) */
 	else if (data && q->polled)
-		slot->nowait = false;	/* unpolled, once: interrupts free its tag */
+		slot->nowait = bl_polls_device(q);	/* unpolled: interrupts free its tag */
 	else
-		slot->nowait = data && q->nowait && !q->block_next &&
-			       slot->refused < BL_REFUSED_MAX;
+		slot->nowait = data && q->nowait &&
+			       ((!q->block_next && slot->refused < BL_REFUSED_MAX) ||
+				bl_polls_device(q));
 	q->block_next = false;
 	if (slot->nowait)
 		opf |= REQ_NOWAIT;
@@ -745,7 +767,8 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 			 * limit caps only new IO, and the retry goes whatever
 			 * the limit (bl_queue_submit()).
 			 */
-			slot->refused++;
+			if (slot->refused < U8_MAX)
+				slot->refused++;
 			q->retry[q->nr_retry++] = slot;
 			refused++;
 			continue;
@@ -764,7 +787,7 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 	if (refused) {
 		/* Keep in flight what the device took; nothing: go blocking once. */
 		q->window = max_t(unsigned int, q->inflight, 1);
-		if (!q->inflight && q->polled)
+		if (!q->inflight && (q->polled || (q->nowait && bl_polls_device(q))))
 			q->retry_at = now + BL_POLL_RETRY_NS;
 		else if (!q->inflight)
 			q->block_next = true;

@@ -6,7 +6,10 @@
 # way out; a polled bio that sleeps for a tag held by polled bios of the
 # same worker waits for it. Here: two jobs on one CPU sharing one poll
 # queue of 2 tags, and one CPU with an iodepth far above the tags, each run
-# to its exact count with no request timed out. --hipri with --preflush (the
+# to its exact count with no request timed out; a polled job and a plain one
+# on one CPU and one device while the queue freezes again and again (a
+# scheduler switch: a bio that blocked there would wait for the polled bios
+# only its own worker polls), no timeout. --hipri with --preflush (the
 # flush request carries no poll cookie) and --hipri with bios the device
 # must split (a split bio is not polled) are refused, saying why.
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +18,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -61,6 +64,47 @@ deep() {
 		no_timeouts "$m"
 }
 bl_check "iodepth 64 on 2 CPUs over a 2-tag poll queue: 20000 reads, no timeout" deep
+
+# The queue frozen under a polled job and a plain one on the same worker:
+# the plain job's bio refused with nothing of its own in flight must not go
+# blocking (it would sleep until the freeze ends, which waits for the polled
+# bios this worker no longer polls: null_blk's 30 s timeout).
+bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
+	memory_backed=0
+sched=$(tr -d '[]' </sys/block/nullb0/queue/scheduler | tr ' ' '\n' | grep -v -x -e none -e '' | head -1)
+frozen() {
+	local m="blkload-test poll-freeze $$" n=0 a ra rb
+	echo "$m" >/dev/kmsg
+	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --hipri \
+		--runtime "$((4 * BL_SCALE))" >"$tmp/p.json" 2>"$tmp/p.err" &
+	a=$!
+	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 \
+		--runtime "$((4 * BL_SCALE))" >"$tmp/q.json" 2>"$tmp/q.err" &
+	rb=$!
+	bl_wait 100 bl_has_jobs 2
+	for _ in 1 2 3 4 5 6; do
+		echo "$sched" >/sys/block/nullb0/queue/scheduler && n=$((n + 1))
+		sleep 0.2
+		echo none >/sys/block/nullb0/queue/scheduler && n=$((n + 1))
+		sleep 0.2
+	done
+	wait $a
+	ra=$?
+	wait $rb
+	rb=$?
+	echo "# $n scheduler switches ($sched, none); exits $ra and $rb"
+	sed 's/^/# polled: /' "$tmp/p.err"
+	sed 's/^/# plain: /' "$tmp/q.err"
+	((n == 12 && ra == 0 && rb == 0)) || return 1
+	no_timeouts "$m" || return 1
+	bl_json 'd["jobs"][0]["read"]["total_ios"] > 0' 'd["jobs"][0]["error"] == 0' <"$tmp/p.json" &&
+		bl_json 'd["jobs"][0]["read"]["total_ios"] > 0' 'd["jobs"][0]["error"] == 0' <"$tmp/q.json"
+}
+if [[ -n $sched ]]; then
+	bl_check "a polled and a plain job on one CPU while the queue freezes 12 times: no timeout" frozen
+else
+	ktap_test_skip "the queue freezing under a polled job: nullb0 has no scheduler but none"
+fi
 
 # A volatile write cache, so that preflush is not stripped.
 bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
