@@ -5,8 +5,9 @@
 # that anything else has open (a process holding it O_DIRECT with an
 # exclusive flock, as a BlueStore OSD does; refused by the CLI and, for a
 # raw netlink request, by the module) or that carries data (a BlueStore label
-# made by ceph-osd --mkfs, an ext4 filesystem mounted and not, an LVM2 PV, a
-# LUKS header). Each refusal names what it found and writes nothing (the
+# made by ceph-osd --mkfs, that OSD running, an ext4 filesystem mounted and not, an LVM2 PV, a
+# LUKS header), or that the kernel uses (a device-mapper target over it, a
+# loop device backed by it, which holds no claim). Each refusal names what it found and writes nothing (the
 # device's own write count); --force still writes; blkload's own jobs on one
 # device are the user's load, not a stranger. Partitions: an open of one
 # counts on its disk and not on its sibling, by the running kernel's rule; a
@@ -14,10 +15,10 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3 mkfs.ext4 mount wipefs ceph-osd losetup
+bl_require_cmd blkload python3 mkfs.ext4 mount wipefs ceph-osd losetup dmsetup blockdev
 
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 22
 bl_mark start
 bl_load
 # 2 GiB, memory-backed (sparse: pages as written), with the IO counters brd
@@ -27,9 +28,11 @@ dev=/dev/nullb0
 tmp=$(mktemp -d)
 holder=
 loopdev=
+dmname=blkload-safe-$$
 cleanup() {
 	[[ -n $holder ]] && kill "$holder" 2>/dev/null
 	umount "$tmp/mnt" 2>/dev/null
+	dmsetup remove "$dmname" 2>/dev/null
 	[[ -n $loopdev ]] && losetup -d "$loopdev"
 	rm -rf "$tmp"
 }
@@ -71,13 +74,14 @@ bl_check "held O_DIRECT with a flock by a process: refused, naming it" \
 bl_check "the same through io_uring: refused" \
 	refused "open by python3 (pid $holder)" w --engine io_uring
 
-# The module's own count, for a client that is not the CLI (rw 3: randwrite).
+# The module's own refusal, for a client that is not the CLI (rw 3:
+# randwrite), with its extack $1 (default: the count of openers).
 raw() {
-	local out
+	local out want=${1:-device is open by another user}
 	out=$(python3 "$BL_DIR/blnl.py" new "$dev" --rw 3 --number-ios 10 --allow-write 2>&1) &&
 		{ echo "# accepted: job $out"; python3 "$BL_DIR/blnl.py" del "$out"; return 1; }
 	echo "# $out"
-	grep -q "errno 16: device is open by another user" <<<"$out"
+	grep -q "errno 16: $want" <<<"$out"
 }
 bl_check "a raw netlink job-new: the module refuses, with its extack" raw
 bl_check "--force writes anyway" wrote 10 w --force
@@ -109,7 +113,7 @@ bl_check "a read job and a write job of blkload on one device run together" two
 bluestore() {
 	mkdir -p "$tmp/osd"
 	ln -s "$dev" "$tmp/osd/block"
-	printf '[global]\nfsid = %s\nauth cluster required = none\nauth service required = none\nauth client required = none\n' \
+	printf '[global]\nfsid = %s\nmon host = 127.0.0.1:1\nauth cluster required = none\nauth service required = none\nauth client required = none\n' \
 		"$(cat /proc/sys/kernel/random/uuid)" >"$tmp/ceph.conf"
 	timeout 300 ceph-osd -c "$tmp/ceph.conf" --no-mon-config -i 7 --mkfs --osd-objectstore bluestore \
 		--osd-data "$tmp/osd" --osd-uuid "$(cat /proc/sys/kernel/random/uuid)" \
@@ -117,12 +121,42 @@ bluestore() {
 		{ sed 's/^/# /' "$tmp/mkfs.out" | tail -5; return 1; }
 	echo "# blkid: $(blkid -p "$dev")"
 }
+# The OSD running: it mounts its store (the device open O_DIRECT, with
+# BlueStore's flock) and then waits for a monitor that is not there.
+osd_up() {
+	ceph-osd -c "$tmp/ceph.conf" --no-mon-config -i 7 -f --osd-data "$tmp/osd" \
+		--log-file "$tmp/osd-run.log" >"$tmp/osd-run.out" 2>&1 &
+	holder=$!
+	bl_wait $((300 * BL_SCALE)) bash -c "ls -l /proc/$holder/fd 2>/dev/null | grep -q ' $dev\$'" ||
+		{ echo "# ceph-osd never opened $dev"; tail -5 "$tmp/osd-run.out" | sed 's/^/# /'; return 1; }
+	echo "# ceph-osd (pid $holder) has $dev open"
+}
+osd_down() {
+	kill "$holder" 2>/dev/null
+	bl_wait 300 bash -c "! kill -0 $holder 2>/dev/null" || kill -9 "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	holder=
+}
 if bl_check "ceph-osd --mkfs makes a BlueStore OSD on the device" bluestore; then
 	bl_check "a stopped OSD's BlueStore label: refused, naming it" \
 		refused "Ceph BlueStore OSD label" w
+	if osd_up; then
+		# (The OSD writes on its own: the device's count is not blkload's.)
+		bl_check "the OSD running on it: refused, naming the process" \
+			bl_refused "open by ceph-osd (pid $holder)" w
+		# (BlueStore opens its block device O_EXCL: the kernel's claim.)
+		bl_check "the OSD running, a raw netlink job-new: the module refuses (its claim)" \
+			raw "device is mounted or claimed by another holder"
+	else
+		ktap_test_fail "the OSD running on it: ceph-osd did not start"
+		ktap_test_fail "the OSD running, raw netlink: ceph-osd did not start"
+	fi
+	osd_down
 	bl_check "--force writes over the label" wrote 10 w --force --offset 1g
 else
 	ktap_test_fail "a stopped OSD's BlueStore label: no OSD was made"
+	ktap_test_fail "the OSD running on it: no OSD was made"
+	ktap_test_fail "the OSD running, raw netlink: no OSD was made"
 	ktap_test_fail "--force writes over the label: no OSD was made"
 fi
 
@@ -158,6 +192,29 @@ else
 fi
 wipefs -q -a "$dev"
 bl_check "wiped, the device is written without --force" wrote 10 w
+
+# The kernel's users: a device-mapper target holds it (a holder, with the
+# kernel's claim); a loop device backed by it keeps it open with no claim.
+if dmsetup create "$dmname" --table "0 $(blockdev --getsz "$dev") linear $dev 0"; then
+	dmdev=dm-$(dmsetup info -c --noheadings -o minor "$dmname" | tr -d ' ')
+	bl_check "a device-mapper target over it: refused, naming the holder" \
+		refused "$dmdev holds it" w
+	bl_check "the same, a raw netlink job-new: the module refuses (the holder's claim)" \
+		raw "device is mounted or claimed by another holder"
+	dmsetup remove "$dmname"
+else
+	ktap_test_fail "a device-mapper target over it: dmsetup create failed"
+	ktap_test_fail "the same, raw netlink: dmsetup create failed"
+fi
+modprobe loop 2>/dev/null
+if backed=$(losetup -f --show "$dev"); then
+	bl_check "a loop device backed by it (a kernel opener, no claim): refused by the module" \
+		refused "device is open by another user" w
+	losetup -d "$backed"
+	bl_wait 50 bash -c "! losetup -j $dev | grep -q ."
+else
+	ktap_test_fail "a loop device backed by it: losetup failed"
+fi
 
 # Partitions (a loop device over a file with a DOS table of two): the
 # module's count of strangers on a disk, a partition and its sibling, by
