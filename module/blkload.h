@@ -112,7 +112,7 @@ struct bl_slot {
 	bool busy;		/* submitted and not yet reaped: polled queues poll it */
 	bool counted;		/* issued after the ramp: goes into the stats */
 	bool nowait;		/* submitted with REQ_NOWAIT */
-	u8 refused;		/* BLK_STS_AGAIN in a row; goes blocking at BL_REFUSED_MAX */
+	u8 refused;		/* BLK_STS_AGAIN in a row (saturates); see bl_prep() */
 	bool readback;		/* a read of the verify read-back pass */
 	unsigned short nr_pages;
 	u32 *vsnap;		/* verify: each unit's map entry when a read was prepared */
@@ -183,7 +183,7 @@ struct bl_queue {
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
-	u64 retry_at;		/* polled: refused with nothing in flight, retry then */
+	u64 retry_at;		/* refused with nothing in flight, not to block: retry then */
 	/*
 	 * Rate limit: this queue's share of the job's IOPS, the time the next
 	 * IO is due, the step between two (whole ns, and a remainder counted

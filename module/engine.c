@@ -64,9 +64,9 @@
 /* Refusals of one bio after which it goes blocking. */
 #define BL_REFUSED_MAX	4
 /*
- * A refused polled bio with nothing of its queue in flight tries again this
- * much later: the tags are another poller's, who frees them (a polled bio
- * never goes blocking: nothing would poll the tags it waits for).
+ * A refused bio that may not go blocking (polled, or next to its worker's
+ * polled bios) with nothing of its queue in flight tries again this much
+ * later: the tags are another's, who frees them.
  */
 #define BL_POLL_RETRY_NS	(20 * NSEC_PER_USEC)
 #define BL_POLL_REFUSED_MAX	64
@@ -74,8 +74,10 @@
 /*
  * Polled bios of @q's worker are in flight on @q's device. A bio that went
  * blocking there could wait for them (a frozen queue waits for all of its
- * requests, a runtime resume too), and nothing else polls them: it goes with
- * REQ_NOWAIT, and again later if refused. Worker only; rare (a refusal).
+ * requests), and nothing else polls them: it goes with REQ_NOWAIT, and
+ * again later if refused. Bios that cannot carry REQ_NOWAIT (trims,
+ * write-zeroes, a split) are kept off such a worker by bl_job_start().
+ * Worker only; rare (a refusal).
  */
 static bool bl_polls_device(struct bl_queue *q)
 {
@@ -785,7 +787,7 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 		}
 	}
 	if (refused) {
-		/* Keep in flight what the device took; nothing: go blocking once. */
+		/* Keep in flight what the device took; none: block once, or later (bl_prep()). */
 		q->window = max_t(unsigned int, q->inflight, 1);
 		if (!q->inflight && (q->polled || (q->nowait && bl_polls_device(q))))
 			q->retry_at = now + BL_POLL_RETRY_NS;

@@ -623,6 +623,16 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 			       "hipri with preflush: the flush before each write is not polled by the kernel (it has no poll cookie) and would wait for the driver's timeout; use one or the other");
 		return -EOPNOTSUPP;
 	}
+	/*
+	 * Trims and write-zeroes are not polled and may be split, so they go
+	 * blocking, and a frozen queue waits for the job's own polled bios.
+	 */
+	if ((req & BLKLOAD_REQ_HIPRI) &&
+	    (bl_trims(&job->p) || ((req & BLKLOAD_REQ_WRITE_ZEROES) && bl_has_writes(&job->p)))) {
+		NL_SET_ERR_MSG(extack,
+			       "hipri with trims or write-zeroes: those are not polled and go blocking, which can wait for the job's own polled IO (a frozen queue); run them in a job of their own, on other CPUs");
+		return -EOPNOTSUPP;
+	}
 	if ((req & BLKLOAD_REQ_NOWAIT) && !job->nowait) {
 		NL_SET_ERR_MSG(extack,
 			       "nowait: the device does not take REQ_NOWAIT, or bs needs a split");
@@ -874,6 +884,55 @@ void bl_job_queue_finished(struct bl_job *job, u32 reason)
 		queue_work(bl_wq, &job->done_work);
 }
 
+/* Bios of @job that go blocking whatever the device says (bl_prep()). */
+static bool bl_job_blocks(const struct bl_job *job)
+{
+	u32 req = job->p.req;
+
+	return !(req & BLKLOAD_REQ_NOWAIT) &&
+	       (!job->nowait || bl_trims(&job->p) ||
+		((req & BLKLOAD_REQ_WRITE_ZEROES) && bl_has_writes(&job->p)));
+}
+
+/*
+ * A --hipri job and one whose bios go blocking, on a CPU and a device they
+ * share: the blocking bio would sleep in the worker that alone polls the
+ * other's bios, and a frozen queue waits for those.
+ */
+static bool bl_jobs_clash(const struct bl_job *a, const struct bl_job *b)
+{
+	bool ah = a->p.req & BLKLOAD_REQ_HIPRI, bh = b->p.req & BLKLOAD_REQ_HIPRI;
+
+	return ((ah && bl_job_blocks(b)) || (bh && bl_job_blocks(a))) &&
+	       bdev_get_queue(a->bdev.bdev) == bdev_get_queue(b->bdev.bdev) &&
+	       cpumask_intersects(a->cpus, b->cpus);
+}
+
+static int bl_job_check_clash(struct bl_job **jobs, unsigned int i,
+			      struct netlink_ext_ack *extack)
+{
+	struct bl_job *job = jobs[i], *o;
+	unsigned long idx;
+	unsigned int k;
+	bool clash = false;
+
+	lockdep_assert_held(&bl_jobs_lock);
+	for (k = 0; k < i && !clash; k++)
+		clash = bl_jobs_clash(job, jobs[k]);
+	xa_for_each(&bl_jobs, idx, o) {
+		if (clash)
+			break;
+		if (o != job && !o->bdev_gone && (o->state == BLKLOAD_STATE_RUNNING ||
+						  o->state == BLKLOAD_STATE_STOPPING))
+			clash = bl_jobs_clash(job, o);
+	}
+	if (!clash)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "a hipri job and one that submits blocking (trims, write-zeroes, bs needing a split, a device without nowait) on the same CPU and device: the blocked submission could wait for polled IO only that CPU's worker polls; give them different CPUs");
+	return -EBUSY;
+}
+
 int bl_job_start(struct bl_job **jobs, unsigned int n, struct netlink_ext_ack *extack)
 {
 	unsigned int i, j;
@@ -899,6 +958,8 @@ int bl_job_start(struct bl_job **jobs, unsigned int n, struct netlink_ext_ack *e
 				ret = -ENODEV;
 		if (ret == -ENODEV)
 			NL_SET_ERR_MSG(extack, "a CPU of the job went offline since it was made");
+		if (!ret)
+			ret = bl_job_check_clash(jobs, i, extack);
 	}
 	/* Each run holds the module until its IO has drained. */
 	for (i = 0; i < n && !ret; i++) {

@@ -10,15 +10,17 @@
 # on one CPU and one device while the queue freezes again and again (a
 # scheduler switch: a bio that blocked there would wait for the polled bios
 # only its own worker polls), no timeout. --hipri with --preflush (the
-# flush request carries no poll cookie) and --hipri with bios the device
-# must split (a split bio is not polled) are refused, saying why.
+# flush request carries no poll cookie), --hipri with bios the device
+# must split (a split bio is not polled) and --hipri with trims (sent
+# blocking) are refused, saying why, and so is a plain job whose bios go
+# blocking on the CPU and device of a polled one.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 8
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -71,9 +73,10 @@ bl_check "iodepth 64 on 2 CPUs over a 2-tag poll queue: 20000 reads, no timeout"
 # bios this worker no longer polls: null_blk's 30 s timeout).
 bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
 	memory_backed=0
+modprobe -q mq-deadline 2>/dev/null
 sched=$(tr -d '[]' </sys/block/nullb0/queue/scheduler | tr ' ' '\n' | grep -v -x -e none -e '' | head -1)
 frozen() {
-	local m="blkload-test poll-freeze $$" n=0 a ra rb
+	local m="blkload-test poll-freeze $$" n=0 a ra rb still=0
 	echo "$m" >/dev/kmsg
 	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --hipri \
 		--runtime "$((4 * BL_SCALE))" >"$tmp/p.json" 2>"$tmp/p.err" &
@@ -88,14 +91,16 @@ frozen() {
 		echo none >/sys/block/nullb0/queue/scheduler && n=$((n + 1))
 		sleep 0.2
 	done
+	# Every switch came while both jobs ran.
+	bl_has_jobs 2 && still=1
 	wait $a
 	ra=$?
 	wait $rb
 	rb=$?
-	echo "# $n scheduler switches ($sched, none); exits $ra and $rb"
+	echo "# $n scheduler switches ($sched, none), the jobs running to the last: $still; exits $ra and $rb"
 	sed 's/^/# polled: /' "$tmp/p.err"
 	sed 's/^/# plain: /' "$tmp/q.err"
-	((n == 12 && ra == 0 && rb == 0)) || return 1
+	((n == 12 && still && ra == 0 && rb == 0)) || return 1
 	no_timeouts "$m" || return 1
 	bl_json 'd["jobs"][0]["read"]["total_ios"] > 0' 'd["jobs"][0]["error"] == 0' <"$tmp/p.json" &&
 		bl_json 'd["jobs"][0]["read"]["total_ios"] > 0' 'd["jobs"][0]["error"] == 0' <"$tmp/q.json"
@@ -120,6 +125,31 @@ echo "# nullb0 max_sectors_kb $(cat /sys/block/nullb0/queue/max_sectors_kb)"
 bl_check "--hipri with bios the device splits: refused, saying why" \
 	bl_refused "a split bio is not polled" timeout 120 blkload run --dev /dev/nullb0 \
 	--rw randread --bs 64k --hipri --number_ios 100 --cpus 0 --runtime 20
+# A plain job whose bios go blocking (here: split) next to a polled one on
+# the same CPU and device: refused at its start; on another CPU it runs.
+clash() {
+	local a rc=0
+	timeout 120 blkload -j run --dev /dev/nullb0 --rw randread --hipri --cpus 0 \
+		--runtime "$((6 * BL_SCALE))" >"$tmp/h.json" &
+	a=$!
+	bl_wait 100 bl_has_jobs 1 || rc=1
+	bl_refused "a hipri job and one that submits blocking" timeout 60 blkload run \
+		--dev /dev/nullb0 --rw randread --bs 64k --number_ios 10 --cpus 0 || rc=1
+	timeout 60 blkload -j run --dev /dev/nullb0 --rw randread --bs 64k --number_ios 10 \
+		--cpus 1 | bl_json 'd["jobs"][0]["read"]["total_ios"] == 10' || rc=1
+	bl_has_jobs 1 || { echo "# the polled job ended before the checks did"; rc=1; }
+	wait $a || rc=1
+	bl_json 'd["jobs"][0]["read"]["total_ios"] > 0' 'd["jobs"][0]["error"] == 0' <"$tmp/h.json" ||
+		rc=1
+	return $rc
+}
+bl_check "a split (blocking) job next to a polled one on its CPU and device: refused; on another CPU: runs" \
+	clash
+bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
+	memory_backed=1 discard=1
+bl_check "--hipri with reads and trims mixed: refused, saying why" \
+	bl_refused "hipri with trims or write-zeroes" timeout 120 blkload run --dev /dev/nullb0 \
+	--rw randread --rwmixtrim 30 --allow-write --hipri --number_ios 10 --cpus 0 --runtime 20
 bl_check "nothing left: no job, no pinned memory, refcount 0" bl_clean
 
 bl_mark end
