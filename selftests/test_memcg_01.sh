@@ -12,11 +12,6 @@
 bl_require_root
 bl_require_cmd blkload python3
 
-ktap_print_header
-ktap_set_plan 3
-bl_mark start
-bl_load
-bl_nullb nr_devices=1 gb=1 memory_backed=0
 tmp=$(mktemp -d)
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 mounted=
@@ -25,8 +20,10 @@ job=
 cleanup() {
 	[[ -n $job ]] && python3 "$BL_DIR/blnl.py" del "$job" >/dev/null 2>&1
 	[[ -n $cg ]] && rmdir "$cg" 2>/dev/null
-	[[ -n $mounted ]] && umount "$root"
-	rm -rf "$tmp"
+	# Never rm -r into a cgroup tree still mounted.
+	if [[ -z $mounted ]] || umount "$root"; then
+		rm -rf "$tmp"
+	fi
 }
 trap cleanup EXIT
 if [[ -z $root ]]; then
@@ -34,9 +31,19 @@ if [[ -z $root ]]; then
 	mount -t cgroup2 none "$tmp/cg" && root=$tmp/cg mounted=1
 fi
 if [[ -z $root ]] || ! grep -qw memory "$root/cgroup.controllers"; then
-	ktap_skip_all "no cgroup2 with the memory controller"
+	ktap_skip_all "no cgroup2 with the memory controller (CONFIG_MEMCG)"
 	exit "$BL_SKIP"
 fi
+if (($(nproc) < 2)); then
+	ktap_skip_all "one CPU: the job wants two queues"
+	exit "$BL_SKIP"
+fi
+
+ktap_print_header
+ktap_set_plan 3
+bl_mark start
+bl_load
+bl_nullb nr_devices=1 gb=1 memory_backed=0
 grep -qw memory "$root/cgroup.subtree_control" || echo +memory >"$root/cgroup.subtree_control"
 cg=$root/blkload-memcg-$$
 mkdir "$cg"

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
-bl_require_cmd blkload python3 mkfs.ext4 mount wipefs ceph-osd losetup dmsetup blockdev
+bl_require_cmd blkload python3 mkfs.ext4 mount wipefs ceph-osd losetup blockdev
 
 ktap_print_header
 ktap_set_plan 22
@@ -29,10 +29,20 @@ tmp=$(mktemp -d)
 holder=
 loopdev=
 dmname=blkload-safe-$$
+backed=
+# Ends child $1: TERM (and CONT, were it stopped), KILL after 30 s, reaped.
+stop_pid() {
+	kill "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null
+	bl_wait 300 bash -c "[[ ! -e /proc/$1 ]] || grep -q '^[0-9]* (.*) Z' /proc/$1/stat" ||
+		kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
 cleanup() {
-	[[ -n $holder ]] && kill "$holder" 2>/dev/null
+	[[ -n $holder ]] && stop_pid "$holder"
 	umount "$tmp/mnt" 2>/dev/null
-	dmsetup remove "$dmname" 2>/dev/null
+	command -v dmsetup >/dev/null && dmsetup remove --retry "$dmname" 2>/dev/null
+	[[ -n $backed ]] && losetup -d "$backed"
 	[[ -n $loopdev ]] && losetup -d "$loopdev"
 	rm -rf "$tmp"
 }
@@ -127,23 +137,28 @@ osd_up() {
 	ceph-osd -c "$tmp/ceph.conf" --no-mon-config -i 7 -f --osd-data "$tmp/osd" \
 		--log-file "$tmp/osd-run.log" >"$tmp/osd-run.out" 2>&1 &
 	holder=$!
-	bl_wait $((300 * BL_SCALE)) bash -c "ls -l /proc/$holder/fd 2>/dev/null | grep -q ' $dev\$'" ||
-		{ echo "# ceph-osd never opened $dev"; tail -5 "$tmp/osd-run.out" | sed 's/^/# /'; return 1; }
-	echo "# ceph-osd (pid $holder) has $dev open"
+	local ino
+	ino=$(stat -c %i "$dev")
+	# Mounted: BlueStore's lock on the device is in /proc/locks (an OFD
+	# lock, whose pid reads -1; its label probe before opens and closes).
+	bl_wait $((300 * BL_SCALE)) bash -c "grep -q ' [0-9a-f]*:[0-9a-f]*:$ino ' /proc/locks" ||
+		{ echo "# ceph-osd never locked $dev"; tail -5 "$tmp/osd-run.out" | sed 's/^/# /'; return 1; }
+	echo "# ceph-osd (pid $holder) has $dev open and locked"
 }
 osd_down() {
-	kill "$holder" 2>/dev/null
-	bl_wait 300 bash -c "! kill -0 $holder 2>/dev/null" || kill -9 "$holder" 2>/dev/null
-	wait "$holder" 2>/dev/null
+	stop_pid "$holder"
 	holder=
 }
 if bl_check "ceph-osd --mkfs makes a BlueStore OSD on the device" bluestore; then
 	bl_check "a stopped OSD's BlueStore label: refused, naming it" \
 		refused "Ceph BlueStore OSD label" w
 	if osd_up; then
-		# (The OSD writes on its own: the device's count is not blkload's.)
+		# Stopped for the check, so that the device's write count is blkload's.
+		kill -STOP "$holder"
+		sleep 1
 		bl_check "the OSD running on it: refused, naming the process" \
-			bl_refused "open by ceph-osd (pid $holder)" w
+			refused "open by ceph-osd (pid $holder)" w
+		kill -CONT "$holder"
 		# (BlueStore opens its block device O_EXCL: the kernel's claim.)
 		bl_check "the OSD running, a raw netlink job-new: the module refuses (its claim)" \
 			raw "device is mounted or claimed by another holder"
@@ -195,13 +210,16 @@ bl_check "wiped, the device is written without --force" wrote 10 w
 
 # The kernel's users: a device-mapper target holds it (a holder, with the
 # kernel's claim); a loop device backed by it keeps it open with no claim.
-if dmsetup create "$dmname" --table "0 $(blockdev --getsz "$dev") linear $dev 0"; then
+if ! command -v dmsetup >/dev/null; then
+	ktap_test_skip "a device-mapper target over it: no dmsetup"
+	ktap_test_skip "the same, raw netlink: no dmsetup"
+elif dmsetup create "$dmname" --table "0 $(blockdev --getsz "$dev") linear $dev 0"; then
 	dmdev=dm-$(dmsetup info -c --noheadings -o minor "$dmname" | tr -d ' ')
 	bl_check "a device-mapper target over it: refused, naming the holder" \
 		refused "$dmdev holds it" w
 	bl_check "the same, a raw netlink job-new: the module refuses (the holder's claim)" \
 		raw "device is mounted or claimed by another holder"
-	dmsetup remove "$dmname"
+	dmsetup remove --retry "$dmname"
 else
 	ktap_test_fail "a device-mapper target over it: dmsetup create failed"
 	ktap_test_fail "the same, raw netlink: dmsetup create failed"
@@ -211,7 +229,8 @@ if backed=$(losetup -f --show "$dev"); then
 	bl_check "a loop device backed by it (a kernel opener, no claim): refused by the module" \
 		refused "device is open by another user" w
 	losetup -d "$backed"
-	bl_wait 50 bash -c "! losetup -j $dev | grep -q ."
+	backed=
+	bl_wait 50 bash -c "! losetup -j $dev | grep -q ." || echo "# the loop device still holds $dev"
 else
 	ktap_test_fail "a loop device backed by it: losetup failed"
 fi
