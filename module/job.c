@@ -94,6 +94,15 @@ static bool bl_has_writes(const struct bl_params *p)
 	}
 }
 
+/*
+ * Whether it has bios without data (trims, write-zeroes): never polled, and
+ * sent blocking, since they may be split (bl_prep()).
+ */
+static bool bl_has_nodata(const struct bl_params *p)
+{
+	return bl_trims(p) || ((p->req & BLKLOAD_REQ_WRITE_ZEROES) && bl_has_writes(p));
+}
+
 /* Whether writes carry data from the job's pool (fill.h). */
 static bool bl_job_fills(const struct bl_params *p)
 {
@@ -425,6 +434,12 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 		NL_SET_ERR_MSG(extack, "hipri and nowait apply to reads and writes, not trims");
 		return -EINVAL;
 	}
+	/* Sent blocking, they could wait for the job's own polled bios (a frozen queue). */
+	if ((p->req & BLKLOAD_REQ_HIPRI) && bl_has_nodata(p)) {
+		NL_SET_ERR_MSG(extack,
+			       "hipri with trims or write-zeroes: those are not polled and go blocking, which can wait for the job's own polled IO (a frozen queue); run them in a job of their own, on other CPUs");
+		return -EINVAL;
+	}
 	if (p->bs % SECTOR_SIZE || p->bs > BLKLOAD_BS_MAX) {
 		NL_SET_ERR_MSG(extack, "bs must be a multiple of 512 and at most 4 MiB");
 		return -EINVAL;
@@ -621,16 +636,6 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 	if ((req & BLKLOAD_REQ_HIPRI) && (req & BLKLOAD_REQ_PREFLUSH)) {
 		NL_SET_ERR_MSG(extack,
 			       "hipri with preflush: the flush before each write is not polled by the kernel (it has no poll cookie) and would wait for the driver's timeout; use one or the other");
-		return -EOPNOTSUPP;
-	}
-	/*
-	 * Trims and write-zeroes are not polled and may be split, so they go
-	 * blocking, and a frozen queue waits for the job's own polled bios.
-	 */
-	if ((req & BLKLOAD_REQ_HIPRI) &&
-	    (bl_trims(&job->p) || ((req & BLKLOAD_REQ_WRITE_ZEROES) && bl_has_writes(&job->p)))) {
-		NL_SET_ERR_MSG(extack,
-			       "hipri with trims or write-zeroes: those are not polled and go blocking, which can wait for the job's own polled IO (a frozen queue); run them in a job of their own, on other CPUs");
 		return -EOPNOTSUPP;
 	}
 	if ((req & BLKLOAD_REQ_NOWAIT) && !job->nowait) {
@@ -889,9 +894,7 @@ static bool bl_job_blocks(const struct bl_job *job)
 {
 	u32 req = job->p.req;
 
-	return !(req & BLKLOAD_REQ_NOWAIT) &&
-	       (!job->nowait || bl_trims(&job->p) ||
-		((req & BLKLOAD_REQ_WRITE_ZEROES) && bl_has_writes(&job->p)));
+	return !(req & BLKLOAD_REQ_NOWAIT) && (!job->nowait || bl_has_nodata(&job->p));
 }
 
 /*
