@@ -79,10 +79,10 @@ frozen() {
 	local m="blkload-test poll-freeze $$" n=0 a ra rb still=0
 	echo "$m" >/dev/kmsg
 	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --hipri \
-		--runtime "$((4 * BL_SCALE))" >"$tmp/p.json" 2>"$tmp/p.err" &
+		--runtime "$((12 * BL_SCALE))" >"$tmp/p.json" 2>"$tmp/p.err" &
 	a=$!
 	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 \
-		--runtime "$((4 * BL_SCALE))" >"$tmp/q.json" 2>"$tmp/q.err" &
+		--runtime "$((12 * BL_SCALE))" >"$tmp/q.json" 2>"$tmp/q.err" &
 	rb=$!
 	bl_wait 100 bl_has_jobs 2
 	for _ in 1 2 3 4 5 6; do
@@ -91,7 +91,8 @@ frozen() {
 		echo none >/sys/block/nullb0/queue/scheduler && n=$((n + 1))
 		sleep 0.2
 	done
-	# Every switch came while both jobs ran.
+	# Every switch came while both jobs ran (12 switches took over 4 s
+	# once in CI: the jobs run 12 s, scaled).
 	bl_has_jobs 2 && still=1
 	wait $a
 	ra=$?
