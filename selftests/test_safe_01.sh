@@ -166,9 +166,9 @@ if bl_check "ceph-osd --mkfs makes a BlueStore OSD on the device" bluestore; the
 			refused "open by ceph-osd (pid $holder)" w
 		kill -CONT "$holder"
 		# Either of the module's two refusals: the OSD's opens are
-		# counted, and the kernel has the device claimed (an O_EXCL
-		# open by the OSD: its 25th open, seen at every look); the check is that
-		# the module refuses, whichever it finds first.
+		# counted, and the device is claimed (an O_EXCL probe got EBUSY
+		# at every look; fdinfo cannot tell which of the OSD's opens
+		# holds it). The check is that the module refuses.
 		bl_check "the OSD running, a raw netlink job-new: the module refuses (its claim or its count of openers)" \
 			raw "device is mounted or claimed by another holder|device is open by another user"
 	else
