@@ -23,6 +23,7 @@
 #include <linux/blkdev.h>
 #include <linux/cache.h>
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
@@ -351,6 +352,9 @@ extern unsigned int blkload_max_iodepth;
 extern unsigned int blkload_max_jobs;
 extern unsigned long blkload_mem_budget_mb;
 extern unsigned int blkload_max_queue_rows;
+extern unsigned int blkload_late_end_io_ms;
+DECLARE_STATIC_KEY_FALSE(blkload_late_end_io);
+#define BLKLOAD_LATE_END_IO_MAX_MS	10000
 
 u64 blkload_mem_budget(void);
 

@@ -90,6 +90,31 @@ static bool bl_polls_device(struct bl_queue *q)
 	return false;
 }
 
+/*
+ * The test knob's late completion (main.c): once, past the wakeup, in this
+ * module's text. Off the worker, so the job may end and be freed meanwhile.
+ * Where the context is preemptible it may be preempted here (a threaded
+ * interrupt's can, by anything of higher priority) and grace periods go on
+ * around it; elsewhere it spins as an interrupt handler would.
+ */
+static noinline void bl_end_io_late(void)
+{
+	unsigned int ms = xchg(&blkload_late_end_io_ms, 0);
+	u64 end;
+
+	if (!ms)
+		return;
+	pr_info("late completion: spinning %u ms past its wakeup, CPU %d, %s %s\n", ms,
+		raw_smp_processor_id(), in_task() ? "task" : "interrupt", current->comm);
+	end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	while (ktime_get_ns() < end) {
+		if (preemptible() && !rcu_preempt_depth())
+			cond_resched();
+		cpu_relax();
+	}
+	pr_info("late completion: returns\n");
+}
+
 static void bl_end_io(struct bio *bio)
 {
 	struct bl_slot *slot = bio->bi_private;
@@ -128,6 +153,8 @@ static void bl_end_io(struct bio *bio)
 	if (llist_add(&slot->node, &q->done))
 		wake_up_process(task);
 	rcu_read_unlock();
+	if (static_branch_unlikely(&blkload_late_end_io))
+		bl_end_io_late();
 }
 
 static void bl_slot_free(struct bl_slot *slot)

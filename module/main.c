@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -49,6 +50,33 @@ unsigned int blkload_max_queue_rows;
 module_param_named(max_queue_rows, blkload_max_queue_rows, uint, 0644);
 MODULE_PARM_DESC(max_queue_rows,
 		 "Queue rows in one job-get reply at most (0: as many as fit in 64 KiB). Default: 0");
+
+/*
+ * A test knob (selftests/test_late_01.sh): the next completion that is not
+ * its worker's own spins this many milliseconds past its wakeup, in the
+ * module's text, as one preempted there would; unload must wait for it. A
+ * static key keeps the completion path's cost at a patched-out jump.
+ */
+unsigned int blkload_late_end_io_ms;
+DEFINE_STATIC_KEY_FALSE(blkload_late_end_io);
+
+static int blkload_param_set_late(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_uint_minmax(val, kp, 0, BLKLOAD_LATE_END_IO_MAX_MS);
+
+	if (!ret && READ_ONCE(blkload_late_end_io_ms))
+		static_branch_enable(&blkload_late_end_io);
+	return ret;
+}
+
+static const struct kernel_param_ops blkload_late_ops = {
+	.set	= blkload_param_set_late,
+	.get	= param_get_uint,
+};
+
+module_param_cb(late_end_io_ms, &blkload_late_ops, &blkload_late_end_io_ms, 0644);
+MODULE_PARM_DESC(late_end_io_ms,
+		 "Test knob: the next completion off its worker spins this long past its wakeup (0-10000 ms, once). Default: 0");
 
 u64 blkload_mem_budget(void)
 {

@@ -52,7 +52,7 @@ grep -q '^CONFIG_PREEMPT_RT=y' "$root/boot/config-$kver" ||
 echo "# rt kernel $kver from $root"
 
 tests=()
-for t in ${RT_TESTS:-test_rmmod_01.sh test_cycle_01.sh test_hotplug_01.sh test_poll_01.sh \
+for t in ${RT_TESTS:-test_rmmod_01.sh test_late_01.sh test_cycle_01.sh test_hotplug_01.sh test_poll_01.sh \
 	test_hang_01.sh test_io_01.sh}; do
 	tests+=(-t "blkload:$t")
 done

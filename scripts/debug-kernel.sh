@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # debug-kernel.sh: build a debug kernel (KASAN, lockdep, atomic-sleep checks,
-# kmemleak, fault injection) from Debian's linux-source-6.12 for the test
+# kmemleak, fault injection; the memory cgroup and dm-crypt the charge and
+# late-completion tests need) from Debian's linux-source-6.12 for the test
 # guest, cached outside the checkout and keyed by the config fragment below.
 # Prints the directory holding bzImage, the build tree (for KDIR=) and
 # mods/ (modules for the guest's /lib/modules: scripts/vm --modules).
@@ -58,6 +59,7 @@ CONFIG_DEBUG_OBJECTS_TIMERS=y
 CONFIG_DEBUG_OBJECTS_RCU_HEAD=y
 CONFIG_UBSAN=y
 CONFIG_HOTPLUG_CPU=y
+CONFIG_MEMCG=y
 CONFIG_USER_NS=y
 CONFIG_NET_NS=y
 CONFIG_BLK_WBT=y
@@ -65,6 +67,8 @@ CONFIG_BLK_WBT_MQ=y
 CONFIG_MD=y
 CONFIG_BLK_DEV_DM=y
 CONFIG_DM_DELAY=m
+CONFIG_DM_CRYPT=m
+CONFIG_CRYPTO_XTS=m
 CONFIG_NET_FOU=m
 CONFIG_DETECT_HUNG_TASK=y
 CONFIG_DEBUG_INFO_NONE=y
