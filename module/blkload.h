@@ -352,6 +352,7 @@ extern unsigned int blkload_max_iodepth;
 extern unsigned int blkload_max_jobs;
 extern unsigned long blkload_mem_budget_mb;
 extern unsigned int blkload_max_queue_rows;
+extern unsigned int blkload_max_stats_bytes;
 extern unsigned int blkload_late_end_io_ms;
 DECLARE_STATIC_KEY_FALSE(blkload_late_end_io);
 #define BLKLOAD_LATE_END_IO_MAX_MS	10000

@@ -50,6 +50,15 @@ unsigned int blkload_max_queue_rows;
 module_param_named(max_queue_rows, blkload_max_queue_rows, uint, 0644);
 MODULE_PARM_DESC(max_queue_rows,
 		 "Queue rows in one job-get reply at most (0: as many as fit in 64 KiB). Default: 0");
+/*
+ * A test knob: the byte budget of a reply's stats nest in place of its
+ * 64 KiB, so that the byte test that splits the rows on a host with hundreds
+ * of CPUs runs on a guest with two.
+ */
+unsigned int blkload_max_stats_bytes;
+module_param_named(max_stats_bytes, blkload_max_stats_bytes, uint, 0644);
+MODULE_PARM_DESC(max_stats_bytes,
+		 "Bytes of a job-get reply's stats nest at most (0 or above 65535: 65535). Default: 0");
 
 /*
  * A test knob (selftests/test_late_01.sh): the next completion that is not

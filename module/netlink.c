@@ -420,6 +420,7 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	/* Room kept in the nest for the totals after the rows. */
 	size_t room = SZ_8K + (hist ? 4 * nla_total_size(sizeof(u64) * BL_HIST_NR) : 0);
 	u32 rows_max = READ_ONCE(blkload_max_queue_rows), rows = 0, next = 0;
+	u32 nest_max = READ_ONCE(blkload_max_stats_bytes);
 	size_t used;
 	u64 cpu = 0, ctx = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
 	u64 depth[BL_DEPTH_NR] = { 0 };
@@ -428,6 +429,8 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 	struct nlattr *nest, *qn;
 	unsigned int i, op, d;
 
+	if (!nest_max || nest_max > U16_MAX)
+		nest_max = U16_MAX;
 	/* Pairs with the smp_wmb() in bl_job_start(): start_ns is set. */
 	smp_rmb();
 	memset(sum, 0, sizeof(*sum) * BL_NR_OPS);
@@ -470,13 +473,14 @@ static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, b
 		/*
 		 * Asked with queue-first (qfirst >= 0), a row (under 1 KiB) must
 		 * leave room for the totals; those that do not fit are asked for
-		 * again from queues-next. The first row always goes: a reply
+		 * again from queues-next (the max_stats_bytes test knob lowers
+		 * the 64 KiB). The first row always goes: a reply
 		 * without one would be asked forever. Asked without it (a client
 		 * before it), every row or EMSGSIZE, as before.
 		 */
 		used = skb_tail_pointer(msg) - (unsigned char *)nest;
 		if (qfirst >= 0 && rows &&
-		    ((rows_max && rows >= rows_max) || used + SZ_1K + room > U16_MAX)) {
+		    ((rows_max && rows >= rows_max) || used + SZ_1K + room > nest_max)) {
 			next = i;
 			continue;
 		}
