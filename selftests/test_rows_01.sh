@@ -4,7 +4,7 @@
 # Queue rows on any CPU count: a job-get reply carries the rows that fit in
 # its 64 KiB stats nest and names the next one (queues-next); the CLI asks
 # again from there. Two test knobs make a two-CPU guest split as a 256-CPU
-# host must (a 240-vCPU guest does not boot in 15 minutes under TCG):
+# host must (a 240-vCPU guest had not finished booting after 850 s under TCG):
 # max_stats_bytes lowers the nest's byte budget, so the byte test that splits
 # a 256-CPU reply is the one that splits here; max_queue_rows caps the rows
 # by count. Either way every queue's row arrives once, in order, and the rows
