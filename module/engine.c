@@ -92,23 +92,29 @@ static bool bl_polls_device(struct bl_queue *q)
 
 /*
  * The test knob's late completion (main.c): once, past the wakeup, in this
- * module's text. Off the worker, so the job may end and be freed meanwhile.
- * Where the context is preemptible it may be preempted here (a threaded
- * interrupt's can, by anything of higher priority) and grace periods go on
- * around it; elsewhere it spins as an interrupt handler would.
+ * module's text, in a task (a kworker's; never in an interrupt, where a
+ * spin of seconds would trip the lockup watchdogs). Off the worker, so the
+ * job may end and be freed meanwhile. It lets itself be preempted, as a
+ * task there may be, only where Tasks RCU tracks that: without it
+ * (!CONFIG_TASKS_RCU, a kernel that does not preempt tasks in the kernel)
+ * unload waits for an ordinary grace period, and cond_resched() here would
+ * end one while this still runs in the module's text.
  */
 static noinline void bl_end_io_late(void)
 {
-	unsigned int ms = xchg(&blkload_late_end_io_ms, 0);
+	unsigned int ms;
 	u64 end;
 
+	if (!in_task() || !READ_ONCE(blkload_late_end_io_ms))
+		return;
+	ms = xchg(&blkload_late_end_io_ms, 0);
 	if (!ms)
 		return;
-	pr_info("late completion: spinning %u ms past its wakeup, CPU %d, %s %s\n", ms,
-		raw_smp_processor_id(), in_task() ? "task" : "interrupt", current->comm);
+	pr_info("late completion: spinning %u ms past its wakeup, CPU %d, task %s\n", ms,
+		raw_smp_processor_id(), current->comm);
 	end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	while (ktime_get_ns() < end) {
-		if (preemptible() && !rcu_preempt_depth())
+		if (IS_ENABLED(CONFIG_TASKS_RCU) && preemptible() && !rcu_preempt_depth())
 			cond_resched();
 		cpu_relax();
 	}

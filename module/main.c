@@ -6,7 +6,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -50,32 +49,46 @@ unsigned int blkload_max_queue_rows;
 module_param_named(max_queue_rows, blkload_max_queue_rows, uint, 0644);
 MODULE_PARM_DESC(max_queue_rows,
 		 "Queue rows in one job-get reply at most (0: as many as fit in 64 KiB). Default: 0");
+
 /*
- * A test knob: the byte budget of a reply's stats nest in place of its
- * 64 KiB, so that the byte test that splits the rows on a host with hundreds
- * of CPUs runs on a guest with two.
+ * A test knob: the byte budget a reply's stats nest adds queue rows within,
+ * in place of its 64 KiB, so that the byte test that splits the rows on a
+ * host with hundreds of CPUs runs on a guest with two. The first row always
+ * goes, and the 64 KiB limit of the nest stays; a budget below one row and
+ * the room kept for the totals means one row a reply.
  */
 unsigned int blkload_max_stats_bytes;
 module_param_named(max_stats_bytes, blkload_max_stats_bytes, uint, 0644);
 MODULE_PARM_DESC(max_stats_bytes,
-		 "Bytes of a job-get reply's stats nest at most (0 or above 65535: 65535). Default: 0");
+		 "Test knob: bytes of a job-get reply's stats nest within which queue rows are added (0 or above 65535: 65535). Default: 0");
 
 /*
- * A test knob (selftests/test_late_01.sh): the next completion that is not
- * its worker's own spins this many milliseconds past its wakeup, in the
- * module's text, as one preempted there would; unload must wait for it. A
- * static key keeps the completion path's cost at a patched-out jump.
+ * A test knob (selftests/test_late_01.sh): the next completion in a task
+ * (a kworker's) that is not its worker's own spins this many milliseconds
+ * past its wakeup, in the module's text, as one preempted there would;
+ * unload must wait for it. Off, the completion path's cost is a patched-out
+ * jump; once set, one read of the knob per completion off the worker, until
+ * it is set to 0 again (that patches the jump out).
  */
 unsigned int blkload_late_end_io_ms;
 DEFINE_STATIC_KEY_FALSE(blkload_late_end_io);
 
 static int blkload_param_set_late(const char *val, const struct kernel_param *kp)
 {
-	int ret = param_set_uint_minmax(val, kp, 0, BLKLOAD_LATE_END_IO_MAX_MS);
+	unsigned int ms;
+	int ret = kstrtouint(val, 0, &ms);
 
-	if (!ret && READ_ONCE(blkload_late_end_io_ms))
+	if (ret)
+		return ret;
+	if (ms > BLKLOAD_LATE_END_IO_MAX_MS)
+		return -EINVAL;
+	/* Completions take it with xchg(): a plain store would race them. */
+	WRITE_ONCE(blkload_late_end_io_ms, ms);
+	if (ms)
 		static_branch_enable(&blkload_late_end_io);
-	return ret;
+	else
+		static_branch_disable(&blkload_late_end_io);
+	return 0;
 }
 
 static const struct kernel_param_ops blkload_late_ops = {
@@ -85,7 +98,8 @@ static const struct kernel_param_ops blkload_late_ops = {
 
 module_param_cb(late_end_io_ms, &blkload_late_ops, &blkload_late_end_io_ms, 0644);
 MODULE_PARM_DESC(late_end_io_ms,
-		 "Test knob: the next completion off its worker spins this long past its wakeup (0-10000 ms, once). Default: 0");
+		 "Test knob: the next completion in a kworker spins this long past its wakeup (0-"
+		 __stringify(BLKLOAD_LATE_END_IO_MAX_MS) " ms, once; 0 turns it off). Default: 0");
 
 u64 blkload_mem_budget(void)
 {
@@ -121,6 +135,7 @@ err_jobs:
 
 static void __exit blkload_exit(void)
 {
+	pr_info("unloading\n");
 	/*
 	 * No request runs once the family is gone; no job runs either, since
 	 * a run holds the module. What is left (made, or done) is freed, and
@@ -130,11 +145,14 @@ static void __exit blkload_exit(void)
 	bl_jobs_exit();
 	bl_workers_exit();
 	/*
-	 * A completion may still be on its way out of bl_end_io(): the RCU
-	 * read side covers its wakeup, not its return, and under PREEMPT_RT
-	 * (threaded interrupts) it can be preempted there for long. Every task
+	 * A completion may still be on its way out of bl_end_io(). One in
+	 * interrupt or softirq context (threaded or not) is inside the grace
+	 * period the job's end waited for; one in a task (a kworker's: dm-crypt,
+	 * krbd's messenger) may be preempted past its wakeup for long. With
+	 * Tasks RCU (CONFIG_TASKS_RCU, every preemptible kernel), every task
 	 * preempted in this module's text has left it once each task has
-	 * switched voluntarily.
+	 * switched voluntarily; without it this is synchronize_rcu(), enough
+	 * where a task cannot be preempted in the kernel.
 	 */
 	synchronize_rcu_tasks();
 	pr_info("unloaded\n");

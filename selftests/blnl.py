@@ -13,8 +13,11 @@ Attribute numbers come from include/uapi/linux/blkload.h, read at run time.
   blnl.py start|stop|del|detach [--time] ID...  --time: prints the
                                                request's round trip in ms
   blnl.py get ID                                               JSON of the job
-  blnl.py rows ID [--first N] [--unpaged]   one job-get with want-queues and
-                                  queue-first N (none: --unpaged): "rows R queues-next N"
+  blnl.py rows ID [--first N] [--unpaged] [--hist] [--row-bytes]
+                                  one job-get with want-queues (and want-hist) and
+                                  queue-first N (none: --unpaged): "rows R queues-next N";
+                                  --row-bytes: the bytes the stats nest holds after
+                                  its first row, as a number
   blnl.py cycles N PATH                                        new+start+stop+del N times
   blnl.py failnth PATH [--max N]                               fail the Nth allocation
   blnl.py squat PORTID...                                      bind each port id, close
@@ -267,13 +270,25 @@ def main(argv):
     if what == 'rows':
         first = opt(args, '--first', 0)
         unpaged = opt(args, '--unpaged', False, None)
+        hist = opt(args, '--hist', False, None)
+        row_bytes = opt(args, '--row-bytes', False, None)
         p = a_u32('JOB_ID', int(args[0])) + a_flag('WANT_QUEUES')
+        if hist:
+            p += a_flag('WANT_HIST')
         if not unpaged:
             p += a_u32('QUEUE_FIRST', first)
         err, text, rep = g.cmd('JOB_GET', p)
         if err:
             fail(err, text)
-        st = parse_attrs(rep[0][U['BLKLOAD_A_STATS']][0])
+        raw = rep[0][U['BLKLOAD_A_STATS']][0]
+        st = parse_attrs(raw)
+        if row_bytes:
+            # The rows come first in the nest: its header, the first row's.
+            ln, t = struct.unpack('=HH', raw[:4])
+            if t & 0x3fff != U['BLKLOAD_A_STATS_QUEUE']:
+                fail(0, 'the stats nest does not start with a queue row')
+            print(4 + ((ln + 3) & ~3))
+            return 0
         nxt = st.get(U['BLKLOAD_A_STATS_QUEUES_NEXT'])
         print('rows %d queues-next %d' % (len(st.get(U['BLKLOAD_A_STATS_QUEUE'], [])),
                                           struct.unpack('=I', nxt[0][:4])[0] if nxt else 0))
