@@ -267,4 +267,25 @@ static inline int bl_bio_poll(struct bio *bio)
 }
 #endif
 
+/*
+ * Unload outwaits a completion preempted in the module's text past its
+ * wakeup (bl_end_io()) with Tasks RCU. A preemptible kernel without it has
+ * no way to: there the module has no exit and stays loaded until reboot.
+ * BLKLOAD_TEST_NO_TASKS_RCU builds that case on any kernel (the matrix).
+ */
+#if IS_ENABLED(CONFIG_PREEMPTION) && \
+	(!IS_ENABLED(CONFIG_TASKS_RCU) || defined(BLKLOAD_TEST_NO_TASKS_RCU))
+#define BL_PERMANENT	1
+#else
+#define BL_PERMANENT	0
+#endif
+
+/*
+ * The late_end_io_ms test knob spins only where unload waits for the spin
+ * (Tasks RCU) and where the kernel can tell that the spin may be preempted
+ * (a preempt count): never with preemption or interrupts off.
+ */
+#define BL_LATE_CAN_SPIN	(IS_ENABLED(CONFIG_TASKS_RCU) && \
+				 IS_ENABLED(CONFIG_PREEMPT_COUNT) && !BL_PERMANENT)
+
 #endif /* _BLKLOAD_COMPAT_H */

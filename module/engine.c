@@ -92,20 +92,21 @@ static bool bl_polls_device(struct bl_queue *q)
 
 /*
  * The test knob's late completion (main.c): once, past the wakeup, in this
- * module's text, in a task (a kworker's; never in an interrupt, where a
- * spin of seconds would trip the lockup watchdogs). Off the worker, so the
- * job may end and be freed meanwhile. It lets itself be preempted, as a
- * task there may be, only where Tasks RCU tracks that: without it
- * (!CONFIG_TASKS_RCU, a kernel that does not preempt tasks in the kernel)
- * unload waits for an ordinary grace period, and cond_resched() here would
- * end one while this still runs in the module's text.
+ * module's text, in a task that may be preempted (a kworker's): never in
+ * an interrupt, with preemption or interrupts off, under a bottom-half
+ * lock (PREEMPT_RT's threaded handlers) or an RCU read side, where a spin
+ * of seconds would stall the CPU or trip the lockup watchdogs. A completion
+ * that is none of those leaves the knob armed for the next. Off the worker,
+ * so the job may end and be freed meanwhile; it lets itself be preempted,
+ * as a task there may be, and Tasks RCU tracks that (BL_LATE_CAN_SPIN).
  */
 static noinline void bl_end_io_late(void)
 {
 	unsigned int ms;
 	u64 end;
 
-	if (!in_task() || !READ_ONCE(blkload_late_end_io_ms))
+	if (!BL_LATE_CAN_SPIN || !READ_ONCE(blkload_late_end_io_ms) || !in_task() ||
+	    !preemptible() || softirq_count() || rcu_preempt_depth())
 		return;
 	ms = xchg(&blkload_late_end_io_ms, 0);
 	if (!ms)
@@ -114,8 +115,7 @@ static noinline void bl_end_io_late(void)
 		raw_smp_processor_id(), current->comm);
 	end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 	while (ktime_get_ns() < end) {
-		if (IS_ENABLED(CONFIG_TASKS_RCU) && preemptible() && !rcu_preempt_depth())
-			cond_resched();
+		cond_resched();
 		cpu_relax();
 	}
 	pr_info("late completion: returns\n");

@@ -63,12 +63,15 @@ MODULE_PARM_DESC(max_stats_bytes,
 		 "Test knob: bytes of a job-get reply's stats nest within which queue rows are added (0 or above 65535: 65535). Default: 0");
 
 /*
- * A test knob (selftests/test_late_01.sh): the next completion in a task
- * (a kworker's) that is not its worker's own spins this many milliseconds
- * past its wakeup, in the module's text, as one preempted there would;
- * unload must wait for it. Off, the completion path's cost is a patched-out
- * jump; once set, one read of the knob per completion off the worker, until
- * it is set to 0 again (that patches the jump out).
+ * A test knob (selftests/test_late_01.sh): the next completion in a
+ * preemptible task (a kworker's) that is not its worker's own spins this
+ * many milliseconds past its wakeup, in the module's text, as one preempted
+ * there would; unload must wait for it. Off, the completion path's cost is a
+ * patched-out jump; once set, one read of the knob per completion off the
+ * worker, until it is set to 0 again (that patches the jump out). Setting
+ * it taints the kernel as a test would (TAINT_TEST): a spin of seconds in a
+ * kworker is no state for a production host. Refused where unload could not
+ * wait for such a spin (BL_LATE_CAN_SPIN).
  */
 unsigned int blkload_late_end_io_ms;
 DEFINE_STATIC_KEY_FALSE(blkload_late_end_io);
@@ -82,7 +85,17 @@ static int blkload_param_set_late(const char *val, const struct kernel_param *kp
 		return ret;
 	if (ms > BLKLOAD_LATE_END_IO_MAX_MS)
 		return -EINVAL;
-	/* Completions take it with xchg(): a plain store would race them. */
+	if (ms && !BL_LATE_CAN_SPIN)
+		return -EOPNOTSUPP;
+	if (ms) {
+		pr_warn("test knob late_end_io_ms set: the next kworker completion spins %u ms\n",
+			ms);
+		add_taint(TAINT_TEST, LOCKDEP_STILL_OK);
+	}
+	/*
+	 * Completions take it with xchg(); this store only keeps the compiler
+	 * from tearing it. Writes of the knob are serialized by the caller.
+	 */
 	WRITE_ONCE(blkload_late_end_io_ms, ms);
 	if (ms)
 		static_branch_enable(&blkload_late_end_io);
@@ -98,8 +111,27 @@ static const struct kernel_param_ops blkload_late_ops = {
 
 module_param_cb(late_end_io_ms, &blkload_late_ops, &blkload_late_end_io_ms, 0644);
 MODULE_PARM_DESC(late_end_io_ms,
-		 "Test knob: the next completion in a kworker spins this long past its wakeup (0-"
+		 "Test knob, taints the kernel: the next completion in a kworker spins this long past its wakeup (0-"
 		 __stringify(BLKLOAD_LATE_END_IO_MAX_MS) " ms, once; 0 turns it off). Default: 0");
+
+/*
+ * What this build of the module can do on this kernel, for tests to probe
+ * (null_blk's features attribute is the model): "unload" where rmmod can
+ * wait for every completion (not BL_PERMANENT), "late_end_io" where the
+ * late_end_io_ms knob spins (BL_LATE_CAN_SPIN).
+ */
+static int blkload_param_get_features(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s%s\n", BL_PERMANENT ? "" : "unload ",
+			  BL_LATE_CAN_SPIN ? "late_end_io" : "");
+}
+
+static const struct kernel_param_ops blkload_features_ops = {
+	.get	= blkload_param_get_features,
+};
+
+module_param_cb(features, &blkload_features_ops, NULL, 0444);
+MODULE_PARM_DESC(features, "What this build can do here (read-only): unload, late_end_io");
 
 u64 blkload_mem_budget(void)
 {
@@ -123,7 +155,11 @@ static int __init blkload_init(void)
 		pr_err("cannot register the generic netlink family (%d)\n", ret);
 		goto err_workers;
 	}
-	pr_info("version %s loaded\n", BLKLOAD_VERSION);
+	if (BL_PERMANENT)
+		pr_info("version %s loaded; it cannot be unloaded on this kernel (preemptible, without Tasks RCU)\n",
+			BLKLOAD_VERSION);
+	else
+		pr_info("version %s loaded\n", BLKLOAD_VERSION);
 	return 0;
 
 err_workers:
@@ -133,6 +169,7 @@ err_jobs:
 	return ret;
 }
 
+#if !BL_PERMANENT
 static void __exit blkload_exit(void)
 {
 	pr_info("unloading\n");
@@ -146,20 +183,22 @@ static void __exit blkload_exit(void)
 	bl_workers_exit();
 	/*
 	 * A completion may still be on its way out of bl_end_io(). One in
-	 * interrupt or softirq context (threaded or not) is inside the grace
-	 * period the job's end waited for; one in a task (a kworker's: dm-crypt,
-	 * krbd's messenger) may be preempted past its wakeup for long. With
-	 * Tasks RCU (CONFIG_TASKS_RCU, every preemptible kernel), every task
-	 * preempted in this module's text has left it once each task has
-	 * switched voluntarily; without it this is synchronize_rcu(), enough
-	 * where a task cannot be preempted in the kernel.
+	 * hard or soft interrupt context is inside the grace period the job's
+	 * end waited for; one in a task (a kworker's: dm-crypt, krbd's
+	 * messenger; a threaded handler) may be preempted past its wakeup for
+	 * long. With Tasks RCU every task preempted in this module's text has
+	 * left it once each task has switched voluntarily. Without it this is
+	 * synchronize_rcu(), and this code is built only where a task cannot
+	 * be preempted in the kernel (BL_PERMANENT), so that its grace period
+	 * waits for such a task too.
 	 */
 	synchronize_rcu_tasks();
 	pr_info("unloaded\n");
 }
+module_exit(blkload_exit);
+#endif
 
 module_init(blkload_init);
-module_exit(blkload_exit);
 
 MODULE_AUTHOR("The blkload developers");
 MODULE_DESCRIPTION("Block-device load generator with per-CPU bio queues");

@@ -94,6 +94,17 @@ if [[ -n $hdr ]]; then
 	BLKLOAD_PROBES_OFF="${early[*]}" build "debian-6.1-early-fallbacks" "$hdr" &&
 		expect "debian-6.1-early-fallbacks" '!HAVE_STRUCT_SIZE_T' '!HAVE_GENL_MCAST_CAP_SYS_ADMIN' \
 			HAVE_BLKDEV_GET_BY_PATH_3ARG
+	# A preemptible kernel without Tasks RCU: unload could not wait for a
+	# completion preempted in the module's text, so the module has no exit
+	# (rmmod refuses it); the same build has one otherwise.
+	if KCFLAGS=-DBLKLOAD_TEST_NO_TASKS_RCU build "debian-6.1-no-tasks-rcu" "$hdr"; then
+		exits() { nm "$out/$1/module/blkload.ko" | grep -qw cleanup_module; }
+		if exits "debian-6.1-amd64" && ! exits "debian-6.1-no-tasks-rcu"; then
+			result 1 "without Tasks RCU on a preemptible kernel the module has no exit; with it, one"
+		else
+			result 0 "without Tasks RCU on a preemptible kernel the module has no exit; with it, one"
+		fi
+	fi
 	# A kernel built with CONFIG_WERROR (-Werror for modules): the probes choose alike.
 	src=$out/debian-6.1-amd64
 	if KCFLAGS="-Werror -Wunused-variable" "$src/scripts/kcompat.sh" "$hdr" "$src/.kcompat-werror" \

@@ -274,9 +274,9 @@ guest_run() {
 	fi
 	if [[ -s $out/splats ]] || ((vrc == 124)) || grep -q "kernel tainted" "$out.err"; then
 		sed 's/^/# /' "$out.err" | head -30
-		result 0 "$name: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+		result 0 "$name: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E/N only"
 	else
-		result 1 "$name: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E only"
+		result 1 "$name: finished, kernel log clean (no BUG/WARNING/Oops/lockdep), taint O/E/N only"
 	fi
 }
 

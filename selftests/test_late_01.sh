@@ -36,10 +36,14 @@ if ! modprobe dm-crypt 2>/dev/null && [[ ! -d /sys/module/dm_crypt ]]; then
 	exit "$BL_SKIP"
 fi
 
+bl_load
+if ! grep -qw late_end_io /sys/module/blkload/parameters/features; then
+	ktap_skip_all "no Tasks RCU or no preempt count here: late_end_io_ms does not spin"
+	exit "$BL_SKIP"
+fi
 ktap_print_header
 ktap_set_plan 4
 bl_mark start
-bl_load
 knob=/sys/module/blkload/parameters/late_end_io_ms
 oldmask=$(cat $wqmask)
 crypt=

@@ -8,8 +8,9 @@
 # max_stats_bytes lowers the nest's byte budget, so the byte test that splits
 # a 256-CPU reply is the one that splits here (at the byte where a second
 # row just fits, and one below); max_queue_rows caps the rows by count; with
-# histograms the totals leave room for one row in the first reply. Either way every queue's row arrives once, in order, and the rows
-# add up to the job's totals; with both off, the rows come whole.
+# histograms the totals leave room for one row in the first reply. Either
+# way every queue's row arrives once, in order, and the rows add up to the
+# job's totals; with both off, the rows come whole.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
