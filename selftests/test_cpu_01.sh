@@ -66,8 +66,17 @@ EOF
 loop_cpu() {
 	python3 -c "import os,sys; f=open('/proc/$busy/stat').read().rsplit(')',1)[1].split(); print((int(f[11])+int(f[12]))/os.sysconf('SC_CLK_TCK'))"
 }
-settle
-base=$(light --cpu-exclude none)
+# Room for the loop: the light load's window leaves most of a CPU idle. On
+# the debug kernel its own background (a kmemleak scan, 1.2 cores once: 3.7
+# of the 6 CPU-seconds at 125 IOs a second) can land in a window: up to
+# three windows, each after the machine settled.
+roomy() { python3 -c "import sys; sys.exit(not (2 * 3 - $1 > 0.8 * 3))"; }
+for try in 1 2 3; do
+	settle
+	base=$(light --cpu-exclude none)
+	roomy "$base" && break
+	echo "# window $try: the light load took $base s of the 6 CPU-seconds (background): again"
+done
 taskset -c 1 "$tmp/blbusy" -c 'while True: pass' &
 busy=$!
 sleep 0.5
@@ -84,8 +93,7 @@ without=$(client <"$tmp/without.json")
 kill $busy
 # (On the debug kernel under emulation the light load alone is ~2.4 s of
 # the 6 s that two CPUs have in the window, and the loop gets less of it.)
-bl_check "the light load leaves most of a CPU's window idle" \
-	python3 -c "import sys; sys.exit(not (2 * 3 - $base > 0.8 * 3))"
+bl_check "the light load leaves most of a CPU's window idle" roomy "$base"
 echo "# client CPU: alone $base s, beside a busy loop $with s, the loop left out $without s; the loop ran $l0 -> $l1 s"
 # Both windows with the loop running: the difference is the loop alone.
 share=$( ((BL_SCALE > 1)) && echo 0.4 || echo 0.6)
