@@ -42,6 +42,13 @@
 #define GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[(attr)])
 #endif
 
+/* A family's pre_doit and post_doit take the split op (6.2), or the genl_ops before. */
+#ifdef HAVE_GENL_SPLIT_OPS
+#define bl_genl_op	genl_split_ops
+#else
+#define bl_genl_op	genl_ops
+#endif
+
 /* An opened block device, whatever the running kernel's open API is. */
 struct bl_bdev {
 	struct block_device *bdev;

@@ -36,9 +36,6 @@
 
 #include "blkload.h"
 
-/* At most 365 days of runtime or ramp: start + ramp + runtime never wraps. */
-#define BL_TIME_MAX_NS	(365ULL * 24 * 3600 * NSEC_PER_SEC)
-
 /* The control plane's one lock: see the top of this file. */
 DEFINE_MUTEX(bl_jobs_lock);
 static DEFINE_XARRAY_ALLOC1(bl_jobs);
@@ -56,62 +53,9 @@ void bl_jobs_info(u64 *mem_used, unsigned int *nr_jobs, unsigned int *nr_workers
 	*nr_workers = bl_nr_workers();
 }
 
-static bool bl_trim_only(u32 rw)
-{
-	return rw == BLKLOAD_RW_TRIM || rw == BLKLOAD_RW_RANDTRIM;
-}
-
-/* Whether the workload has trims. */
-static bool bl_trims(const struct bl_params *p)
-{
-	return bl_trim_only(p->rw) || p->rwmixtrim;
-}
-
-/* Whether the workload changes the device: writes or trims. */
-static bool bl_writes(const struct bl_params *p)
-{
-	return (p->rw != BLKLOAD_RW_READ && p->rw != BLKLOAD_RW_RANDREAD) || p->rwmixtrim;
-}
-
-/* Whether it has reads or writes (not only trims). */
-static bool bl_has_data(const struct bl_params *p)
-{
-	return !bl_trim_only(p->rw) && p->rwmixtrim < 100;
-}
-
-/* Whether it has writes (not only reads and trims). */
-static bool bl_has_writes(const struct bl_params *p)
-{
-	switch (p->rw) {
-	case BLKLOAD_RW_WRITE:
-	case BLKLOAD_RW_RANDWRITE:
-		return p->rwmixtrim < 100;
-	case BLKLOAD_RW_RW:
-	case BLKLOAD_RW_RANDRW:
-		return p->rwmixtrim < 100 && p->rwmixread < 100;
-	default:
-		return false;
-	}
-}
-
-/*
- * Whether it has bios without data (trims, write-zeroes): never polled, and
- * sent blocking, since they may be split (bl_prep()).
- */
-static bool bl_has_nodata(const struct bl_params *p)
-{
-	return bl_trims(p) || ((p->req & BLKLOAD_REQ_WRITE_ZEROES) && bl_has_writes(p));
-}
-
-/* Whether writes carry data from the job's pool (fill.h). */
-static bool bl_job_fills(const struct bl_params *p)
-{
-	return bl_has_writes(p) && !(p->req & BLKLOAD_REQ_WRITE_ZEROES) && !p->zero_buffers;
-}
-
 static u64 bl_pool_size(const struct bl_params *p)
 {
-	return bl_job_fills(p) ? bl_fill_pool_size(p->bs_max) : 0;
+	return bl_params_fills(p) ? bl_fill_pool_size(p->bs_max) : 0;
 }
 
 /*
@@ -127,26 +71,13 @@ static int bl_pool_alloc(struct bl_job *job)
 	job->pool = __vmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!job->pool)
 		return -ENOMEM;
+	job->core.pool = job->pool;
 	for (at = 0; at < size; at += piece) {
 		bl_fill_pool(job->pool + at, at, min(piece, size - at), job->p.randseed,
 			     job->p.buf_compress);
 		cond_resched();
 	}
 	return 0;
-}
-
-/* Bytes of the verify generation map: a job that writes or trims has one. */
-static u64 bl_vmap_size(const struct bl_params *p)
-{
-	if (p->verify == BLKLOAD_VERIFY_NONE || (!bl_has_writes(p) && !bl_trims(p)))
-		return 0;
-	return div_u64(p->size, p->bs) * sizeof(u32);
-}
-
-static bool bl_sequential(u32 rw)
-{
-	return rw == BLKLOAD_RW_READ || rw == BLKLOAD_RW_WRITE || rw == BLKLOAD_RW_RW ||
-	       rw == BLKLOAD_RW_TRIM;
 }
 
 /* Drops the job's workers, with bl_jobs_lock held; those to stop go on @stop. */
@@ -194,7 +125,7 @@ static void bl_job_free(struct bl_job *job)
 		bl_queue_free(job->queues[i]);
 	kfree(job->queues);
 	vfree(job->pool);
-	kvfree(job->vmap);
+	kvfree(job->core.vmap);
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
 	if (job->owner.sk)
@@ -231,10 +162,11 @@ static void bl_job_release(struct bl_job *job)
 	bl_workers_stop(&stop);
 	for (i = 0; i < job->nr_queues; i++)
 		bl_queue_release(job->queues[i]);
+	job->core.pool = NULL;
 	vfree(job->pool);
 	job->pool = NULL;
-	kvfree(job->vmap);
-	job->vmap = NULL;
+	kvfree(job->core.vmap);
+	job->core.vmap = NULL;
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
 }
@@ -352,142 +284,21 @@ static int bl_open_error(int err, struct netlink_ext_ack *extack)
 	return err;
 }
 
-/* A block size split: bs its smallest size, every size a multiple; fills bs_max. */
-static int bl_check_split(struct bl_params *p, struct netlink_ext_ack *extack)
-{
-	u32 lo = U32_MAX, hi = 0;
-	unsigned int d, i;
-
-	for (d = 0; d < 2; d++) {
-		for (i = 0; i < p->nbs[d]; i++) {
-			const struct bl_gen_bs *e = &p->bss[d][i];
-
-			lo = min(lo, e->lo);
-			hi = max(hi, e->hi);
-			if (e->lo % p->bs || e->hi % p->bs) {
-				NL_SET_ERR_MSG(extack, "bs-split: sizes must be multiples of bs");
-				return -EINVAL;
-			}
-		}
-	}
-	p->bs_max = p->bs;
-	if (!hi)
-		return 0;
-	if (lo != p->bs) {
-		NL_SET_ERR_MSG(extack, "bs-split: bs must be the smallest size of the split");
-		return -EINVAL;
-	}
-	p->bs_max = hi;
-	/* Sizes that differ: the IO count of a pass or of io_size is not known. */
-	if (hi != lo && (p->io_size || (!p->runtime_ns && !p->number_ios))) {
-		NL_SET_ERR_MSG(extack, "bs-split: give runtime or number-ios (not io-size)");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Checks that need no device; fills defaults. */
+/* Checks that need no device (params.h, and the CPUs); fills defaults. */
 static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 			   struct netlink_ext_ack *extack)
 {
+	const char *why = NULL;
 	int ret;
 
-	if (bl_trim_only(p->rw) && p->rwmixtrim) {
-		NL_SET_ERR_MSG(extack, "rwmixtrim is for read and write patterns");
-		return -EINVAL;
-	}
-	if (bl_writes(p) && !p->allow_write) {
-		NL_SET_ERR_MSG(extack,
-			       "the workload writes or trims: allow-write is required");
-		return -EPERM;
-	}
-	if ((p->req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH | BLKLOAD_REQ_WRITE_ZEROES)) &&
-	    !bl_has_writes(p)) {
-		NL_SET_ERR_MSG(extack, "fua, preflush and write-zeroes need writes");
-		return -EINVAL;
-	}
-	if ((p->req & BLKLOAD_REQ_WRITE_ZEROES) &&
-	    (p->req & (BLKLOAD_REQ_FUA | BLKLOAD_REQ_PREFLUSH))) {
-		NL_SET_ERR_MSG(extack, "write-zeroes carry no data: not with fua or preflush");
-		return -EINVAL;
-	}
-	if (p->verify && (p->buf_dedupe || (p->req & BLKLOAD_REQ_WRITE_ZEROES))) {
-		NL_SET_ERR_MSG(extack,
-			       "verify writes a header in every unit: not with dedupe-percentage or write-zeroes");
-		return -EINVAL;
-	}
-	/* The map counts the writes of a unit in flight in 15 bits (verify.h). */
-	if (p->verify && (u64)p->iodepth * cpumask_weight(cpus) >= BL_VMAP_WRITERS) {
-		NL_SET_ERR_MSG(extack, "verify: at most 16382 IOs in flight (iodepth x CPUs)");
-		return -EINVAL;
-	}
-	if (p->verify_no_readback && !p->verify) {
-		NL_SET_ERR_MSG(extack, "verify-no-readback without verify");
-		return -EINVAL;
-	}
-	if (p->zero_buffers && (p->buf_compress || p->buf_dedupe)) {
-		NL_SET_ERR_MSG(extack,
-			       "zero-buffers writes zeros: not with buffer-compress-percentage or dedupe-percentage");
-		return -EINVAL;
-	}
-	if ((p->req & (BLKLOAD_REQ_HIPRI | BLKLOAD_REQ_NOWAIT)) && !bl_has_data(p)) {
-		NL_SET_ERR_MSG(extack, "hipri and nowait apply to reads and writes, not trims");
-		return -EINVAL;
-	}
-	/* Sent blocking, they could wait for the job's own polled bios (a frozen queue). */
-	if ((p->req & BLKLOAD_REQ_HIPRI) && bl_has_nodata(p)) {
-		NL_SET_ERR_MSG(extack,
-			       "hipri with trims or write-zeroes: those are not polled and go blocking, which can wait for the job's own polled IO (a frozen queue); run them in a job of their own, on other CPUs");
-		return -EINVAL;
-	}
-	if (p->bs % SECTOR_SIZE || p->bs > BLKLOAD_BS_MAX) {
-		NL_SET_ERR_MSG(extack, "bs must be a multiple of 512 and at most 4 MiB");
-		return -EINVAL;
-	}
-	if (!p->iodepth || p->iodepth > READ_ONCE(blkload_max_iodepth)) {
-		NL_SET_ERR_MSG(extack, "iodepth is over the module's limit (max_iodepth)");
-		return -ERANGE;
-	}
-	if (p->runtime_ns > BL_TIME_MAX_NS || p->ramp_ns > BL_TIME_MAX_NS) {
-		NL_SET_ERR_MSG(extack, "runtime and ramp_time are at most 365 days");
-		return -ERANGE;
-	}
-	if (p->sample_ns && p->sample_ns < BL_SAMPLE_MIN_NS) {
-		NL_SET_ERR_MSG(extack, "sample-interval is at least 10 ms");
-		return -ERANGE;
-	}
-	if (!p->sample_ns && p->sample_ring) {
-		NL_SET_ERR_MSG(extack, "sample-ring without sample-interval");
-		return -EINVAL;
-	}
-	if (p->sample_ns && !p->sample_ring)
-		/* The whole run where it is short, else what a reader drains in time. */
-		p->sample_ring = p->runtime_ns ?
-			clamp_t(u64, div64_u64(p->runtime_ns, p->sample_ns) + 2, 16,
-				BL_SAMPLE_RING_DEFAULT) : BL_SAMPLE_RING_DEFAULT;
-	if (cpumask_empty(cpus)) {
-		NL_SET_ERR_MSG(extack, "no CPU given");
-		return -EINVAL;
-	}
+	ret = bl_params_check(p, cpumask_weight(cpus), READ_ONCE(blkload_max_iodepth), &why);
+	if (ret)
+		return bl_extack_why(extack, ret, why);
 	/* Early, before allocating on their nodes; bl_job_link() checks again. */
 	if (!cpumask_subset(cpus, cpu_online_mask)) {
 		NL_SET_ERR_MSG(extack, "a requested CPU is offline or does not exist");
 		return -EINVAL;
 	}
-	if (p->rate_iops && p->rate_iops < cpumask_weight(cpus)) {
-		NL_SET_ERR_MSG(extack, "rate-iops is below one IO a second per CPU queue");
-		return -EINVAL;
-	}
-	if (p->rate_process && !p->rate_iops) {
-		NL_SET_ERR_MSG(extack, "rate-process without rate-iops");
-		return -EINVAL;
-	}
-	ret = bl_check_split(p, extack);
-	if (ret)
-		return ret;
-	if (!p->batch)
-		p->batch = 1;
-	p->batch = min(p->batch, p->iodepth);
 	return 0;
 }
 
@@ -495,71 +306,18 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 {
 	struct bl_params *p = &job->p;
-	u64 blocks;
+	const char *why = NULL;
+	struct bl_dist d;
+	int ret;
 
-	if (p->bs % job->dev_lbs) {
-		NL_SET_ERR_MSG(extack, "bs is not a multiple of the device's logical block size");
-		return -EINVAL;
-	}
-	if (p->offset % job->dev_lbs) {
+	ret = bl_params_region(p, job->dev_size, job->dev_lbs, job->nr_queues, &why);
+	if (ret)
+		return bl_extack_why(extack, ret, why);
+	if (p->dist != BLKLOAD_DIST_RANDOM &&
+	    !bl_dist_init(&d, p->dist, p->dist_param, bl_params_units(p), p->randseed)) {
 		NL_SET_ERR_MSG(extack,
-			       "offset is not a multiple of the device's logical block size");
+			       "random-distribution-param: zipf theta > 0, not 1, up to 10; pareto 0 < h < 1; normal below 100%");
 		return -EINVAL;
-	}
-	if (p->offset >= job->dev_size) {
-		NL_SET_ERR_MSG(extack, "offset is past the end of the device");
-		return -EINVAL;
-	}
-	if (!p->size)
-		p->size = job->dev_size - p->offset;
-	if (p->size > job->dev_size - p->offset) {
-		NL_SET_ERR_MSG(extack, "the region (offset + size) is past the end of the device");
-		return -EINVAL;
-	}
-	blocks = div_u64(p->size, p->bs);
-	if (!blocks || (bl_sequential(p->rw) && blocks < job->nr_queues)) {
-		NL_SET_ERR_MSG(extack,
-			       "the region holds fewer blocks than needed (one per CPU for sequential IO)");
-		return -EINVAL;
-	}
-	if ((bl_sequential(p->rw) ? div_u64(blocks, job->nr_queues) : blocks) < p->bs_max / p->bs) {
-		NL_SET_ERR_MSG(extack,
-			       "bs-split: the largest size does not fit the region (per CPU for sequential IO)");
-		return -EINVAL;
-	}
-	if (p->dist != BLKLOAD_DIST_RANDOM) {
-		struct bl_dist d;
-
-		if (bl_sequential(p->rw)) {
-			NL_SET_ERR_MSG(extack, "random-distribution is for random patterns");
-			return -EINVAL;
-		}
-		if (!bl_dist_init(&d, p->dist, p->dist_param, blocks, p->randseed)) {
-			NL_SET_ERR_MSG(extack,
-				       "random-distribution-param: zipf theta > 0, not 1, up to 10; pareto 0 < h < 1; normal below 100%");
-			return -EINVAL;
-		}
-	}
-	if (p->io_size) {
-		u64 n = div_u64(p->io_size, p->bs);
-
-		if (!n) {
-			NL_SET_ERR_MSG(extack, "io_size is smaller than bs");
-			return -EINVAL;
-		}
-		if (!p->number_ios || n < p->number_ios)
-			p->number_ios = n;
-	}
-	/* Like fio: without a time or IO limit, one pass over the region. */
-	if (!p->number_ios && !p->runtime_ns)
-		p->number_ios = blocks;
-	/*
-	 * loops: each queue does its share that many times (bl_queue_alloc());
-	 * a runtime without a limit runs until its end anyway.
-	 */
-	if (p->number_ios && p->loops > 1 && p->number_ios > div_u64(U64_MAX, p->loops)) {
-		NL_SET_ERR_MSG(extack, "loops x the IO count is over 2^64");
-		return -ERANGE;
 	}
 	return 0;
 }
@@ -604,7 +362,7 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 	struct block_device *bdev = job->bdev.bdev;
 	u32 req = job->p.req;
 
-	if (bl_trims(&job->p) && !bl_bdev_can_discard(bdev)) {
+	if (bl_params_trims(&job->p) && !bl_bdev_can_discard(bdev)) {
 		NL_SET_ERR_MSG(extack, "the device does not support discard (trim)");
 		return -EOPNOTSUPP;
 	}
@@ -650,7 +408,8 @@ static int bl_check_device(struct bl_job *job, struct netlink_ext_ack *extack)
 static int bl_job_reserve(struct bl_job *job, struct netlink_ext_ack *extack)
 {
 	u64 pins = (u64)job->nr_queues * bl_queue_mem(&job->p) + sizeof(*job) +
-		   bl_pool_size(&job->p) + bl_vmap_size(&job->p);
+		   bl_pool_size(&job->p) +
+		   (bl_params_vmap(&job->p) ? bl_params_units(&job->p) * sizeof(u32) : 0);
 	int ret = 0;
 
 	mutex_lock(&bl_jobs_lock);
@@ -711,6 +470,57 @@ out:
 	return ret;
 }
 
+/* What the queues of a job ask of it (queue.h); any worker, any context they run in. */
+static void bl_qjob_end(struct bl_qjob *core, u32 reason)
+{
+	bl_job_end(container_of(core, struct bl_job, core), reason);
+}
+
+static void bl_qjob_error(struct bl_qjob *core, int err)
+{
+	struct bl_job *job = container_of(core, struct bl_job, core);
+
+	if (!atomic_read(&job->error))
+		atomic_cmpxchg(&job->error, 0, err);
+}
+
+/* A verify failure: the first BL_VREPORTS are kept, the lock only while they are. */
+static void bl_qjob_vfail(struct bl_qjob *core, u64 off, int what, u64 want, u64 got)
+{
+	struct bl_job *job = container_of(core, struct bl_job, core);
+
+	if (READ_ONCE(job->nvrep) >= BL_VREPORTS)
+		return;
+	spin_lock(&job->vlock);
+	if (job->nvrep < BL_VREPORTS) {
+		struct bl_vreport *r = &job->vrep[job->nvrep];
+
+		r->off = off;
+		r->what = what;
+		r->want = want;
+		r->got = got;
+		WRITE_ONCE(job->nvrep, job->nvrep + 1);
+	}
+	spin_unlock(&job->vlock);
+}
+
+/* Every queue's worker looks again (the read-back pass may begin); a running job. */
+static void bl_qjob_kick(struct bl_qjob *core)
+{
+	struct bl_job *job = container_of(core, struct bl_job, core);
+	unsigned int i;
+
+	for (i = 0; i < job->nr_queues; i++)
+		bl_worker_kick(job->queues[i]->worker);
+}
+
+static const struct bl_qjob_ops bl_qjob_ops = {
+	.end	= bl_qjob_end,
+	.error	= bl_qjob_error,
+	.vfail	= bl_qjob_vfail,
+	.kick	= bl_qjob_kick,
+};
+
 struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 			     const struct cpumask *cpus, const struct bl_owner *owner,
 			     struct netlink_ext_ack *extack)
@@ -724,8 +534,10 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 		return ERR_PTR(-ENOMEM);
 	refcount_set(&job->ref, 1);
 	job->p = *params;
+	job->core.p = &job->p;
+	job->core.ops = &bl_qjob_ops;
 	spin_lock_init(&job->vlock);
-	job->vnonce = get_random_u32();
+	job->core.vnonce = get_random_u32();
 	atomic_set(&job->reason, BLKLOAD_REASON_NONE);
 	job->state = BLKLOAD_STATE_CREATED;
 	if (!params->detached && owner->sk) {
@@ -739,6 +551,7 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	}
 	cpumask_copy(job->cpus, cpus);
 	job->nr_queues = cpumask_weight(cpus);
+	job->core.nr_queues = job->nr_queues;
 	ret = bl_check_params(&job->p, cpus, extack);
 	if (ret)
 		goto err_free;
@@ -750,8 +563,8 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	}
 
 	/* Writes claim the device unless forced; reads never do. */
-	ret = bl_bdev_open(&job->bdev, path, bl_writes(&job->p),
-			   bl_writes(&job->p) && !job->p.force ? job : NULL);
+	ret = bl_bdev_open(&job->bdev, path, bl_params_changes(&job->p),
+			   bl_params_changes(&job->p) && !job->p.force ? job : NULL);
 	if (ret) {
 		job->bdev.bdev = NULL;
 		bl_open_error(ret, extack);
@@ -762,7 +575,7 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	 * The claim keeps out mounts and holders; a process that has it open
 	 * (a BlueStore OSD, QEMU, a database) holds no claim: count it.
 	 */
-	if (bl_writes(&job->p) && !job->p.force && bl_job_others_open(job)) {
+	if (bl_params_changes(&job->p) && !job->p.force && bl_job_others_open(job)) {
 		NL_SET_ERR_MSG(extack,
 			       "device is open by another user (a process, a VM, an OSD, a target); force writes anyway with force");
 		ret = -EBUSY;
@@ -777,7 +590,7 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	ret = bl_check_device(job, extack);
 	if (ret)
 		goto err_free;
-	job->trims = bl_trims(&job->p);
+	job->trims = bl_params_trims(&job->p);
 	ret = bl_job_reserve(job, extack);
 	if (ret)
 		goto err_free;
@@ -787,17 +600,11 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 		NL_SET_ERR_MSG(extack, "out of memory for the write data");
 		goto err_free;
 	}
-	if (bl_vmap_size(&job->p)) {
-		job->vunits = div_u64(job->p.size, job->p.bs);
-		/* Within what kvcalloc() takes (and a size_t on 32-bit). */
-		if (job->vunits > INT_MAX / sizeof(u32)) {
-			NL_SET_ERR_MSG(extack,
-				       "verify: over 2^29 units in the region; a smaller size or a larger bs");
-			ret = -E2BIG;
-			goto err_free;
-		}
-		job->vmap = kvcalloc(job->vunits, sizeof(u32), GFP_KERNEL_ACCOUNT);
-		if (!job->vmap) {
+	if (bl_params_vmap(&job->p)) {
+		/* Within what kvcalloc() takes: bl_params_region() bounds it. */
+		job->core.vunits = bl_params_units(&job->p);
+		job->core.vmap = kvcalloc(job->core.vunits, sizeof(u32), GFP_KERNEL_ACCOUNT);
+		if (!job->core.vmap) {
 			NL_SET_ERR_MSG(extack, "out of memory for the verify map");
 			ret = -ENOMEM;
 			goto err_free;
@@ -838,9 +645,9 @@ void bl_job_end(struct bl_job *job, u32 reason)
 	unsigned int i;
 
 	atomic_cmpxchg(&job->reason, BLKLOAD_REASON_NONE, reason);
-	if (READ_ONCE(job->stop))
+	if (READ_ONCE(job->core.stop))
 		return;
-	WRITE_ONCE(job->stop, true);
+	WRITE_ONCE(job->core.stop, true);
 	cmpxchg(&job->state, BLKLOAD_STATE_RUNNING, BLKLOAD_STATE_STOPPING);
 	/* Only a running job gets here: its queues still name their workers. */
 	for (i = 0; i < job->nr_queues; i++)
@@ -894,7 +701,7 @@ static bool bl_job_blocks(const struct bl_job *job)
 {
 	u32 req = job->p.req;
 
-	return !(req & BLKLOAD_REQ_NOWAIT) && (!job->nowait || bl_has_nodata(&job->p));
+	return !(req & BLKLOAD_REQ_NOWAIT) && (!job->nowait || bl_params_has_nodata(&job->p));
 }
 
 /*
@@ -985,7 +792,7 @@ int bl_job_start(struct bl_job **jobs, unsigned int n, struct netlink_ext_ack *e
 		INIT_WORK(&job->done_work, bl_job_done_work);
 		job->start_ns = now;
 		atomic_set(&job->running, job->nr_queues);
-		atomic_set(&job->vpending, job->nr_queues);
+		BL_ATOMIC_SET(&job->core.vpending, job->nr_queues);
 		/* start_ns before the state, for job-get readers (bl_nl_put_stats()). */
 		smp_wmb();
 		WRITE_ONCE(job->state, BLKLOAD_STATE_RUNNING);

@@ -20,7 +20,7 @@ unsigned long blkload_mem_budget_mb = 1024;
 
 static int blkload_param_set_iodepth(const char *val, const struct kernel_param *kp)
 {
-	return param_set_uint_minmax(val, kp, 1, BLKLOAD_IODEPTH_LIMIT);
+	return param_set_uint_minmax(val, kp, 1, BL_IODEPTH_LIMIT);
 }
 
 static int blkload_param_set_jobs(const char *val, const struct kernel_param *kp)

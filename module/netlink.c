@@ -40,7 +40,7 @@ static int blkload_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, BLKLOAD_A_ABI_VERSION, BLKLOAD_ABI_VERSION) ||
 	    nla_put_string(msg, BLKLOAD_A_KERNEL_RELEASE, utsname()->release) ||
 	    nla_put_u32(msg, BLKLOAD_A_MAX_IODEPTH, READ_ONCE(blkload_max_iodepth)) ||
-	    nla_put_u32(msg, BLKLOAD_A_MAX_BS, BLKLOAD_BS_MAX) ||
+	    nla_put_u32(msg, BLKLOAD_A_MAX_BS, BL_BS_MAX) ||
 	    nla_put_u32(msg, BLKLOAD_A_MAX_JOBS, READ_ONCE(blkload_max_jobs)) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_BUDGET, blkload_mem_budget(), 0) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_USED, mem_used, 0) ||
@@ -58,15 +58,52 @@ err_free_msg:
 	return -EMSGSIZE;
 }
 
-/* Named apart from bl_nla_u32() and friends, which 6.13 adds. */
-static u32 bl_nla_u32(const struct nlattr *a, u32 dflt)
-{
-	return a ? nla_get_u32(a) : dflt;
-}
-
+/* Named apart from nla_get_u64_default() and friends, which 6.13 adds. */
 static u64 bl_nla_u64(const struct nlattr *a, u64 dflt)
 {
 	return a ? nla_get_u64(a) : dflt;
+}
+
+/* The plain parameters of a job-new (params.h's table), their defaults where absent. */
+static void bl_nl_parse_params(struct nlattr **tb, struct bl_params *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < BL_PARAM_ATTRS_NR; i++) {
+		const struct bl_param_attr *a = &bl_param_attrs[i];
+		const struct nlattr *v = tb[a->type];
+
+		if (!v)
+			bl_param_set(p, a, a->dflt);
+		else if (a->kind == BL_PK_U32)
+			bl_param_set(p, a, nla_get_u32(v));
+		else if (a->kind == BL_PK_U64)
+			bl_param_set(p, a, nla_get_u64(v));
+		else
+			bl_param_set(p, a, 1);
+	}
+}
+
+/* The job's parameters, every plain one (params.h's table). */
+static int bl_nl_put_params(struct sk_buff *msg, const struct bl_params *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < BL_PARAM_ATTRS_NR; i++) {
+		const struct bl_param_attr *a = &bl_param_attrs[i];
+		u64 v = bl_param_get(p, a);
+		int ret;
+
+		if (a->kind == BL_PK_U32)
+			ret = nla_put_u32(msg, a->type, v);
+		else if (a->kind == BL_PK_U64)
+			ret = nla_put_u64_64bit(msg, a->type, v, 0);
+		else
+			ret = v ? nla_put_flag(msg, a->type) : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -120,37 +157,24 @@ static int bl_nl_parse_cpus(struct genl_info *info, struct cpumask *cpus)
 	return 0;
 }
 
-/* bs-split: u32 triples (smallest, largest, percent) into cumulative entries. */
+/* bs-split: u32 triples (smallest, largest, percent) into the split's table. */
 static int bl_nl_parse_bs(struct genl_info *info, int type, struct bl_params *p, unsigned int dir)
 {
 	struct nlattr *a = info->attrs[type];
-	unsigned int i, n;
-	u32 t[3], cum = 0;
+	u32 t[BL_GEN_BS_MAX][3];
+	const char *why = NULL;
+	unsigned int n;
 
 	if (!a)
 		return 0;
-	if (!nla_len(a) || nla_len(a) % sizeof(t)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "bs-split: entries of three u32 (smallest, largest, percent)");
-		return -EINVAL;
+	/* Whole triples, at most BL_GEN_BS_MAX; else n 0 and params.h says why. */
+	n = nla_len(a) % sizeof(t[0]) ? 0 : nla_len(a) / sizeof(t[0]);
+	if (n <= BL_GEN_BS_MAX)
+		memcpy(t, nla_data(a), n * sizeof(t[0]));
+	if (bl_params_split_set(p, dir, t, n, &why)) {
+		NL_SET_BAD_ATTR(info->extack, a);
+		return bl_extack_why(info->extack, -EINVAL, why);
 	}
-	n = nla_len(a) / sizeof(t);
-	for (i = 0; i < n; i++) {
-		memcpy(t, (u8 *)nla_data(a) + i * sizeof(t), sizeof(t));
-		if (!t[0] || t[0] > t[1] || t[1] > BLKLOAD_BS_MAX || t[0] % SECTOR_SIZE ||
-		    t[1] % SECTOR_SIZE || !t[2] || t[2] > 100 - cum) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "bs-split: sizes of 512 B to 4 MiB, smallest first, percents adding up to 100");
-			return -EINVAL;
-		}
-		cum += t[2];
-		p->bss[dir][i] = (struct bl_gen_bs){ .lo = t[0], .hi = t[1], .cum = cum };
-	}
-	if (cum != 100) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a, "bs-split: the percents must add up to 100");
-		return -EINVAL;
-	}
-	p->nbs[dir] = n;
 	return 0;
 }
 
@@ -169,47 +193,11 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	ret = bl_nl_admin(skb, info);
-	if (ret)
-		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_PATH) || nla_len(tb[BLKLOAD_A_PATH]) <= 1) {
 		NL_SET_ERR_MSG(info->extack, "a device path is required");
 		return -EINVAL;
 	}
-	p.rw = bl_nla_u32(tb[BLKLOAD_A_RW], BLKLOAD_RW_READ);
-	p.rwmixread = bl_nla_u32(tb[BLKLOAD_A_RWMIXREAD], 50);
-	p.bs = bl_nla_u32(tb[BLKLOAD_A_BS], 4096);
-	p.iodepth = bl_nla_u32(tb[BLKLOAD_A_IODEPTH], 1);
-	p.batch = bl_nla_u32(tb[BLKLOAD_A_BATCH], 0);
-	p.offset = bl_nla_u64(tb[BLKLOAD_A_OFFSET], 0);
-	p.size = bl_nla_u64(tb[BLKLOAD_A_SIZE], 0);
-	p.runtime_ns = bl_nla_u64(tb[BLKLOAD_A_RUNTIME], 0);
-	p.ramp_ns = bl_nla_u64(tb[BLKLOAD_A_RAMP_TIME], 0);
-	p.number_ios = bl_nla_u64(tb[BLKLOAD_A_NUMBER_IOS], 0);
-	p.io_size = bl_nla_u64(tb[BLKLOAD_A_IO_SIZE], 0);
-	p.randseed = bl_nla_u64(tb[BLKLOAD_A_RANDSEED], 0);
-	p.coe = bl_nla_u32(tb[BLKLOAD_A_CONTINUE_ON_ERROR], 0);
-	p.sample_ns = bl_nla_u64(tb[BLKLOAD_A_SAMPLE_INTERVAL], 0);
-	p.sample_ring = bl_nla_u32(tb[BLKLOAD_A_SAMPLE_RING], 0);
-	p.allow_write = nla_get_flag(tb[BLKLOAD_A_ALLOW_WRITE]);
-	p.force = nla_get_flag(tb[BLKLOAD_A_FORCE]);
-	p.detached = nla_get_flag(tb[BLKLOAD_A_DETACHED]);
-	p.no_lat = nla_get_flag(tb[BLKLOAD_A_NO_LAT]);
-	p.rwmixtrim = bl_nla_u32(tb[BLKLOAD_A_RWMIXTRIM], 0);
-	p.req = bl_nla_u32(tb[BLKLOAD_A_REQ_FLAGS], 0);
-	p.rate_iops = bl_nla_u32(tb[BLKLOAD_A_RATE_IOPS], 0);
-	p.rate_process = bl_nla_u32(tb[BLKLOAD_A_RATE_PROCESS], BLKLOAD_RATE_PROCESS_LINEAR);
-	p.dist = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], BLKLOAD_DIST_RANDOM);
-	p.dist_param = bl_nla_u32(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], 0);
-	p.think_ns = bl_nla_u64(tb[BLKLOAD_A_THINKTIME], 0);
-	p.think_blocks = bl_nla_u32(tb[BLKLOAD_A_THINKTIME_BLOCKS], 1);
-	p.startdelay_ns = bl_nla_u64(tb[BLKLOAD_A_STARTDELAY], 0);
-	p.loops = bl_nla_u32(tb[BLKLOAD_A_LOOPS], 1);
-	p.buf_compress = bl_nla_u32(tb[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE], 0);
-	p.buf_dedupe = bl_nla_u32(tb[BLKLOAD_A_DEDUPE_PERCENTAGE], 0);
-	p.zero_buffers = nla_get_flag(tb[BLKLOAD_A_ZERO_BUFFERS]);
-	p.verify = bl_nla_u32(tb[BLKLOAD_A_VERIFY], BLKLOAD_VERIFY_NONE);
-	p.verify_no_readback = nla_get_flag(tb[BLKLOAD_A_VERIFY_NO_READBACK]);
+	bl_nl_parse_params(tb, &p);
 
 	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
 	if (!ret)
@@ -250,21 +238,46 @@ out_free_cpus:
 	return ret;
 }
 
-/* Looks up the job named by BLKLOAD_A_JOB_ID; the caller puts it. */
-static struct bl_job *bl_nl_job(struct genl_info *info)
+/*
+ * Before every command but info-get: the privilege (bl_nl_admin()) and, for
+ * those that name one job, its lookup: the job, held, is info->user_ptr[0]
+ * until post_doit puts it.
+ */
+static int bl_nl_pre_doit(const struct bl_genl_op *ops, struct sk_buff *skb,
+			  struct genl_info *info)
 {
 	struct bl_job *job;
+	int ret;
 
+	info->user_ptr[0] = NULL;
+	switch (info->genlhdr->cmd) {
+	case BLKLOAD_CMD_INFO_GET:
+		return 0;
+	case BLKLOAD_CMD_JOB_NEW:
+	case BLKLOAD_CMD_JOB_START:
+		return bl_nl_admin(skb, info);
+	}
+	ret = bl_nl_admin(skb, info);
+	if (ret)
+		return ret;
 	if (GENL_REQ_ATTR_CHECK(info, BLKLOAD_A_JOB_ID)) {
 		NL_SET_ERR_MSG(info->extack, "a job id is required");
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
 	job = bl_job_get(nla_get_u32(info->attrs[BLKLOAD_A_JOB_ID]));
 	if (!job) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[BLKLOAD_A_JOB_ID], "no such job");
-		return ERR_PTR(-ENOENT);
+		return -ENOENT;
 	}
-	return job;
+	info->user_ptr[0] = job;
+	return 0;
+}
+
+static void bl_nl_post_doit(const struct bl_genl_op *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	if (info->user_ptr[0])
+		bl_job_put(info->user_ptr[0]);
 }
 
 static int blkload_nl_job_start_doit(struct sk_buff *skb, struct genl_info *info)
@@ -274,9 +287,6 @@ static int blkload_nl_job_start_doit(struct sk_buff *skb, struct genl_info *info
 	struct nlattr *a;
 	int rem, ret;
 
-	ret = bl_nl_admin(skb, info);
-	if (ret)
-		return ret;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
 		if (nla_type(a) == BLKLOAD_A_JOB_ID)
 			n++;
@@ -309,36 +319,22 @@ static int blkload_nl_job_start_doit(struct sk_buff *skb, struct genl_info *info
 }
 
 /* job-stop, job-del, job-detach: never wait (drain-timeout is ignored). */
-static int blkload_nl_job_ctl(struct sk_buff *skb, struct genl_info *info,
-			      void (*op)(struct bl_job *job))
-{
-	struct bl_job *job;
-	int ret;
-
-	ret = bl_nl_admin(skb, info);
-	if (ret)
-		return ret;
-	job = bl_nl_job(info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
-	op(job);
-	bl_job_put(job);
-	return 0;
-}
-
 static int blkload_nl_job_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return blkload_nl_job_ctl(skb, info, bl_job_stop);
+	bl_job_stop(info->user_ptr[0]);
+	return 0;
 }
 
 static int blkload_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return blkload_nl_job_ctl(skb, info, bl_job_del);
+	bl_job_del(info->user_ptr[0]);
+	return 0;
 }
 
 static int blkload_nl_job_detach_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return blkload_nl_job_ctl(skb, info, bl_job_detach);
+	bl_job_detach(info->user_ptr[0]);
+	return 0;
 }
 
 static int bl_nl_put_lat(struct sk_buff *msg, int type, const struct bl_lat *l,
@@ -387,7 +383,9 @@ static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats 
 	     (nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ, st->lat.sq, 0) ||
 	      nla_put_u64_64bit(msg, BLKLOAD_A_OP_STATS_LAT_SQ_HI, st->lat.sq_hi, 0) ||
 	      bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_CLAT, &st->clat, hist ? st->chist : NULL) ||
-	      bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_SLAT, &st->slat, NULL)))) {
+	      bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_SLAT, &st->slat, NULL) ||
+	      (st->devlat_n &&
+	       bl_nl_put_lat(msg, BLKLOAD_A_OP_STATS_DEVLAT, &st->devlat, NULL))))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -395,132 +393,99 @@ static int bl_nl_put_op(struct sk_buff *msg, int type, const struct bl_op_stats 
 	return 0;
 }
 
-static void bl_sum_op(struct bl_op_stats *sum, const struct bl_op_stats *st, bool hist)
-{
-	unsigned int i;
+/* Where the rows of a job-get reply go, and how many fit. */
+struct bl_nl_rows {
+	struct sk_buff *msg;
+	struct nlattr *nest;
+	struct bl_job *job;
+	s64 qfirst;
+	size_t room, nest_max;
+	u32 rows_max, rows, next;
+};
 
-	sum->ios += st->ios;
-	sum->bytes += st->bytes;
-	sum->errors += st->errors;
-	bl_lat_merge(&sum->lat, &st->lat);
-	bl_lat_merge(&sum->clat, &st->clat);
-	bl_lat_merge(&sum->slat, &st->slat);
-	if (hist) {
-		for (i = 0; i < BL_HIST_NR; i++) {
-			sum->hist[i] += st->hist[i];
-			sum->chist[i] += st->chist[i];
-		}
+/*
+ * One queue's row (bl_job_snapshot()'s callback). Asked with queue-first
+ * (qfirst >= 0), a row (under 1 KiB) must leave room for the totals; those
+ * that do not fit are asked for again from queues-next (the
+ * max_stats_bytes test knob lowers the 64 KiB). The first row always goes:
+ * a reply without one would be asked forever. Asked without it (a client
+ * before it), every row or EMSGSIZE, as before. Non-zero stops the rows.
+ */
+static int bl_nl_put_row(void *ctx, unsigned int i, const struct bl_queue_snap *row)
+{
+	struct bl_nl_rows *r = ctx;
+	struct sk_buff *msg = r->msg;
+	struct nlattr *qn;
+	size_t used;
+
+	if (i < r->qfirst)
+		return 0;
+	used = skb_tail_pointer(msg) - (unsigned char *)r->nest;
+	if (r->qfirst >= 0 && r->rows &&
+	    ((r->rows_max && r->rows >= r->rows_max) || used + SZ_1K + r->room > r->nest_max)) {
+		r->next = i;
+		return 1;
 	}
+	r->rows++;
+	qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
+	if (!qn ||
+	    nla_put_u32(msg, BLKLOAD_A_QUEUE_STATS_CPU, row->cpu) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CPU_TIME, row->cpu_time, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_INFLIGHT, row->inflight, 0) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &row->st[BL_READ], false, false) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &row->st[BL_WRITE], false, false) ||
+	    (r->job->trims &&
+	     bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_TRIM, &row->st[BL_TRIM], false, false)) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, row->stall_max, 0) ||
+	    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(row->depth_ns), row->depth_ns) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CTX, row->ctx, 0))
+		return -EMSGSIZE;
+	nla_nest_end(msg, qn);
+	return 0;
 }
 
-/* Statistics as of now; buffers for the copies come from the caller. */
+/*
+ * Statistics as of now (stats.c reads them): the sums, and the queue rows
+ * when asked. @snap and @row are the caller's buffers; the trims' sum,
+ * outside this nest, is left in @snap.
+ */
 static int bl_nl_put_stats(struct sk_buff *msg, struct bl_job *job, bool hist, bool queues,
-			   s64 qfirst, struct bl_op_stats *sum, struct bl_op_stats *st)
+			   s64 qfirst, struct bl_job_snap *snap, struct bl_queue_snap *row)
 {
-	/* Room kept in the nest for the totals after the rows. */
-	size_t room = SZ_8K + (hist ? 4 * nla_total_size(sizeof(u64) * BL_HIST_NR) : 0);
-	u32 rows_max = READ_ONCE(blkload_max_queue_rows), rows = 0, next = 0;
-	u32 nest_max = READ_ONCE(blkload_max_stats_bytes);
-	size_t used;
-	u64 cpu = 0, ctx = 0, inflight = 0, last = 0, now = ktime_get_ns(), first, stall = 0;
-	u64 depth[BL_DEPTH_NR] = { 0 };
-	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
-	bool ramp_done = true;
-	struct nlattr *nest, *qn;
-	unsigned int i, op, d;
+	struct bl_nl_rows r = {
+		.msg = msg, .job = job, .qfirst = qfirst,
+		/* Room kept in the nest for the totals after the rows. */
+		.room = SZ_8K + (hist ? 4 * nla_total_size(sizeof(u64) * BL_HIST_NR) : 0),
+		.rows_max = READ_ONCE(blkload_max_queue_rows),
+		.nest_max = READ_ONCE(blkload_max_stats_bytes),
+	};
 
-	if (!nest_max || nest_max > U16_MAX)
-		nest_max = U16_MAX;
-	/* Pairs with the smp_wmb() in bl_job_start(): start_ns is set. */
-	smp_rmb();
-	memset(sum, 0, sizeof(*sum) * BL_NR_OPS);
-	for (op = 0; op < BL_NR_OPS; op++)
-		bl_op_stats_init(&sum[op]);
-
-	nest = nla_nest_start(msg, BLKLOAD_A_STATS);
-	if (!nest)
+	if (!r.nest_max || r.nest_max > U16_MAX)
+		r.nest_max = U16_MAX;
+	r.nest = nla_nest_start(msg, BLKLOAD_A_STATS);
+	if (!r.nest)
 		return -EMSGSIZE;
-	first = U64_MAX;
-	for (i = 0; i < job->nr_queues; i++) {
-		struct bl_queue *q = job->queues[i];
-		u64 qcpu, qctx, qstall, qdepth[BL_DEPTH_NR];
-		bool finished, qramp, work_done;
-
-		/* Pairs with bl_queue_service(), before the copy: end_ns is set. */
-		finished = smp_load_acquire(&q->finished);
-		/* Likewise: the ramp's reset is done and count_start_ns is set. */
-		qramp = started && smp_load_acquire(&q->ramp_done);
-		bl_queue_read_stats(q, st, hist, &qcpu, &qctx, &qstall, qdepth);
-		for (d = 0; d < BL_DEPTH_NR; d++)
-			depth[d] += qdepth[d];
-		/* Pairs with bl_vpass_start(): verify's read-back is not the job's time. */
-		work_done = smp_load_acquire(&q->work_done);
-		if (qramp && !work_done)
-			qstall = max(qstall, bl_queue_stall_now(q, now));
-		for (op = 0; op < BL_NR_OPS; op++)
-			bl_sum_op(&sum[op], &st[op], hist);
-		cpu += qcpu;
-		ctx += qctx;
-		stall = max(stall, qstall);
-		inflight += bl_queue_inflight(q);
-		if (!qramp)
-			ramp_done = false;
-		else
-			first = min(first, q->count_start_ns);
-		last = max(last, finished ? q->end_ns : work_done ? q->work_end_ns : now);
-		if (!queues || i < qfirst || next)
-			continue;
-		/*
-		 * Asked with queue-first (qfirst >= 0), a row (under 1 KiB) must
-		 * leave room for the totals; those that do not fit are asked for
-		 * again from queues-next (the max_stats_bytes test knob lowers
-		 * the 64 KiB). The first row always goes: a reply
-		 * without one would be asked forever. Asked without it (a client
-		 * before it), every row or EMSGSIZE, as before.
-		 */
-		used = skb_tail_pointer(msg) - (unsigned char *)nest;
-		if (qfirst >= 0 && rows &&
-		    ((rows_max && rows >= rows_max) || used + SZ_1K + room > nest_max)) {
-			next = i;
-			continue;
-		}
-		rows++;
-		qn = nla_nest_start(msg, BLKLOAD_A_STATS_QUEUE);
-		if (!qn ||
-		    nla_put_u32(msg, BLKLOAD_A_QUEUE_STATS_CPU, q->cpu) ||
-		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CPU_TIME, qcpu, 0) ||
-		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_INFLIGHT,
-				      bl_queue_inflight(q), 0) ||
-		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_READ, &st[BL_READ], false, false) ||
-		    bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_WRITE, &st[BL_WRITE], false, false) ||
-		    (job->trims &&
-		     bl_nl_put_op(msg, BLKLOAD_A_QUEUE_STATS_TRIM, &st[BL_TRIM], false, false)) ||
-		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_STALL_MAX, qstall, 0) ||
-		    nla_put(msg, BLKLOAD_A_QUEUE_STATS_DEPTH_TIME, sizeof(qdepth), qdepth) ||
-		    nla_put_u64_64bit(msg, BLKLOAD_A_QUEUE_STATS_CTX, qctx, 0))
-			goto err_cancel;
-		nla_nest_end(msg, qn);
-	}
-	if (nla_put_u64_64bit(msg, BLKLOAD_A_STATS_ELAPSED,
-			      ramp_done && last > first ? last - first : 0, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CPU_TIME, cpu, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_INFLIGHT, inflight, 0) ||
-	    (ramp_done && nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
-	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &sum[BL_READ], hist, true) ||
-	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &sum[BL_WRITE], hist, true) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, stall, 0) ||
-	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(depth), depth) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CTX, ctx, 0) ||
-	    (next && nla_put_u32(msg, BLKLOAD_A_STATS_QUEUES_NEXT, next)))
+	if (bl_job_snapshot(job, hist, snap, row, queues ? bl_nl_put_row : NULL, &r) < 0)
+		goto err_cancel;
+	if (nla_put_u64_64bit(msg, BLKLOAD_A_STATS_ELAPSED, snap->elapsed, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CPU_TIME, snap->cpu_time, 0) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_INFLIGHT, snap->inflight, 0) ||
+	    (snap->counting && nla_put_flag(msg, BLKLOAD_A_STATS_RAMP_DONE)) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_READ, &snap->sum[BL_READ], hist, true) ||
+	    bl_nl_put_op(msg, BLKLOAD_A_STATS_WRITE, &snap->sum[BL_WRITE], hist, true) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_STALL_MAX, snap->stall_max, 0) ||
+	    nla_put(msg, BLKLOAD_A_STATS_DEPTH_TIME, sizeof(snap->depth_ns), snap->depth_ns) ||
+	    nla_put_u64_64bit(msg, BLKLOAD_A_STATS_CTX, snap->ctx, 0) ||
+	    (r.next && nla_put_u32(msg, BLKLOAD_A_STATS_QUEUES_NEXT, r.next)))
 		goto err_cancel;
 	/* A nest's length is 16 bits: histograms and many queue rows do not fit one. */
-	if (skb_tail_pointer(msg) - (unsigned char *)nest > U16_MAX)
+	if (skb_tail_pointer(msg) - (unsigned char *)r.nest > U16_MAX)
 		goto err_cancel;
-	nla_nest_end(msg, nest);
+	nla_nest_end(msg, r.nest);
 	return 0;
 
 err_cancel:
-	nla_nest_cancel(msg, nest);
+	nla_nest_cancel(msg, r.nest);
 	return -EMSGSIZE;
 }
 
@@ -528,38 +493,21 @@ err_cancel:
 static int bl_nl_put_bs(struct sk_buff *msg, int type, const struct bl_params *p,
 			unsigned int dir)
 {
-	unsigned int i, n = p->nbs[dir];
-	struct nlattr *a;
-	u32 prev = 0, *t;
+	u32 t[BL_GEN_BS_MAX][3];
+	unsigned int n = bl_params_split_get(p, dir, t);
 
-	if (!n)
-		return 0;
-	a = nla_reserve(msg, type, n * 3 * sizeof(u32));
-	if (!a)
-		return -EMSGSIZE;
-	t = nla_data(a);
-	for (i = 0; i < n; i++, t += 3) {
-		t[0] = p->bss[dir][i].lo;
-		t[1] = p->bss[dir][i].hi;
-		t[2] = p->bss[dir][i].cum - prev;
-		prev = p->bss[dir][i].cum;
-	}
-	return 0;
+	return n ? nla_put(msg, type, n * sizeof(t[0]), t) : 0;
 }
 
 /* A verifying job's counters, summed over its queues, and its first failures. */
 static int bl_nl_put_verify(struct sk_buff *msg, struct bl_job *job)
 {
 	struct bl_vreport rep[BL_VREPORTS];
-	u64 sum[4] = {}, one[4];
 	struct nlattr *nest, *r;
-	unsigned int i, k, nrep;
+	unsigned int k, nrep;
+	u64 sum[4];
 
-	for (i = 0; i < job->nr_queues; i++) {
-		bl_queue_read_verify(job->queues[i], one);
-		for (k = 0; k < 4; k++)
-			sum[k] += one[k];
-	}
+	bl_job_verify_sum(job, sum);
 	spin_lock(&job->vlock);
 	nrep = job->nvrep;
 	memcpy(rep, job->vrep, nrep * sizeof(rep[0]));
@@ -598,30 +546,15 @@ static int bl_nl_put_sched(struct sk_buff *msg, struct bl_job *job, bool hist)
 		[BL_WRITE] = BLKLOAD_A_SCHED_STATS_WRITE,
 		[BL_TRIM] = BLKLOAD_A_SCHED_STATS_TRIM,
 	};
-	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
-	struct bl_sched_stats *sum, *one;
+	struct bl_sched_stats *sum;
 	struct nlattr *nest;
-	unsigned int i, op, b;
+	unsigned int op;
 	int ret = -ENOMEM;
 
 	sum = kvzalloc(2 * sizeof(*sum), GFP_KERNEL);
 	if (!sum)
 		return ret;
-	one = sum + 1;
-	bl_sched_stats_init(sum);
-	for (i = 0; i < job->nr_queues; i++) {
-		struct bl_queue *q = job->queues[i];
-
-		/* Pairs with bl_queue_service() (ramp_done): the ramp's reset is done. */
-		if (!started || !smp_load_acquire(&q->ramp_done))
-			continue;
-		bl_queue_read_sched(q, one, hist);
-		for (op = 0; op < BL_NR_OPS; op++) {
-			bl_lat_merge(&sum->lat[op], &one->lat[op]);
-			for (b = 0; hist && b < BL_HIST_NR; b++)
-				sum->hist[op][b] += one->hist[op][b];
-		}
-	}
+	bl_job_sched_sum(job, sum, sum + 1, hist);
 	ret = -EMSGSIZE;
 	nest = nla_nest_start(msg, BLKLOAD_A_STATS_SCHED);
 	if (!nest)
@@ -644,32 +577,25 @@ out:
 static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u32 seq,
 			  int flags, u8 cmd, bool hist, bool queues, s64 qfirst)
 {
-	struct bl_op_stats *buf;
+	struct bl_queue_snap *row;
+	struct bl_job_snap *snap;
 	void *hdr;
 	int ret = -EMSGSIZE;
 
-	/* Two sums and two per-queue copies, histograms included. */
-	buf = kvmalloc_array(2 * BL_NR_OPS, sizeof(*buf), GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	/* The sums with their histograms, and one queue's row at a time. */
+	snap = kvmalloc(sizeof(*snap), GFP_KERNEL);
+	row = kvmalloc(sizeof(*row), GFP_KERNEL);
+	if (!snap || !row) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	hdr = genlmsg_put(msg, portid, seq, &blkload_nl_family, flags, cmd);
 	if (!hdr)
 		goto out;
 	if (nla_put_u32(msg, BLKLOAD_A_JOB_ID, job->id) ||
 	    nla_put_string(msg, BLKLOAD_A_PATH, job->path) ||
-	    nla_put_u32(msg, BLKLOAD_A_RW, job->p.rw) ||
-	    nla_put_u32(msg, BLKLOAD_A_RWMIXREAD, job->p.rwmixread) ||
-	    nla_put_u32(msg, BLKLOAD_A_BS, job->p.bs) ||
-	    nla_put_u32(msg, BLKLOAD_A_IODEPTH, job->p.iodepth) ||
-	    nla_put_u32(msg, BLKLOAD_A_BATCH, job->p.batch) ||
+	    bl_nl_put_params(msg, &job->p) ||
 	    nla_put(msg, BLKLOAD_A_CPUMASK, cpumask_size(), cpumask_bits(job->cpus)) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_OFFSET, job->p.offset, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_SIZE, job->p.size, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_RUNTIME, job->p.runtime_ns, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_RAMP_TIME, job->p.ramp_ns, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_NUMBER_IOS, job->p.number_ios, 0) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_RANDSEED, job->p.randseed, 0) ||
-	    (job->p.no_lat && nla_put_flag(msg, BLKLOAD_A_NO_LAT)) ||
 	    nla_put_u32(msg, BLKLOAD_A_STATE, READ_ONCE(job->state)) ||
 	    nla_put_u32(msg, BLKLOAD_A_REASON, atomic_read(&job->reason)) ||
 	    nla_put_s32(msg, BLKLOAD_A_ERROR, atomic_read(&job->error)) ||
@@ -677,32 +603,14 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    nla_put_u32(msg, BLKLOAD_A_DEV_LBS, job->dev_lbs) ||
 	    nla_put_u64_64bit(msg, BLKLOAD_A_MEM_PINNED, job->mem_pinned, 0) ||
 	    nla_put_u32(msg, BLKLOAD_A_OWNER, bl_job_owner_portid(job)) ||
-	    nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, job->p.coe) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_SAMPLE_INTERVAL, job->p.sample_ns, 0) ||
-	    nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, job->p.sample_ring) ||
-	    nla_put_u32(msg, BLKLOAD_A_RWMIXTRIM, job->p.rwmixtrim) ||
-	    nla_put_u32(msg, BLKLOAD_A_REQ_FLAGS, job->p.req) ||
-	    nla_put_u32(msg, BLKLOAD_A_RATE_IOPS, job->p.rate_iops) ||
-	    nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, job->p.rate_process) ||
-	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, job->p.dist) ||
-	    nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, job->p.dist_param) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_THINKTIME, job->p.think_ns, 0) ||
-	    nla_put_u32(msg, BLKLOAD_A_THINKTIME_BLOCKS, job->p.think_blocks) ||
-	    nla_put_u64_64bit(msg, BLKLOAD_A_STARTDELAY, job->p.startdelay_ns, 0) ||
-	    nla_put_u32(msg, BLKLOAD_A_LOOPS, job->p.loops) ||
-	    nla_put_u32(msg, BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE, job->p.buf_compress) ||
-	    nla_put_u32(msg, BLKLOAD_A_DEDUPE_PERCENTAGE, job->p.buf_dedupe) ||
-	    (job->p.zero_buffers && nla_put_flag(msg, BLKLOAD_A_ZERO_BUFFERS)) ||
-	    nla_put_u32(msg, BLKLOAD_A_VERIFY, job->p.verify) ||
-	    (job->p.verify_no_readback && nla_put_flag(msg, BLKLOAD_A_VERIFY_NO_READBACK)) ||
 	    (job->p.verify && bl_nl_put_verify(msg, job)) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
-	    bl_nl_put_stats(msg, job, hist, queues, qfirst, buf, buf + BL_NR_OPS) ||
-	    /* The sums bl_nl_put_stats() left in buf. */
+	    bl_nl_put_stats(msg, job, hist, queues, qfirst, snap, row) ||
+	    /* The sum bl_nl_put_stats() left in snap. */
 	    (job->trims &&
-	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &buf[BL_TRIM], hist, true)) ||
+	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &snap->sum[BL_TRIM], hist, true)) ||
 	    (job->p.rate_iops && bl_nl_put_sched(msg, job, hist))) {
 		genlmsg_cancel(msg, hdr);
 		goto out;
@@ -710,7 +618,8 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	genlmsg_end(msg, hdr);
 	ret = 0;
 out:
-	kvfree(buf);
+	kvfree(row);
+	kvfree(snap);
 	return ret;
 }
 
@@ -739,24 +648,15 @@ static int blkload_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	/* -1: asked without queue-first (not u32 arithmetic: -1 stays -1). */
 	s64 qfirst = info->attrs[BLKLOAD_A_QUEUE_FIRST] ?
 		     (s64)nla_get_u32(info->attrs[BLKLOAD_A_QUEUE_FIRST]) : -1;
-	struct bl_job *job;
+	struct bl_job *job = info->user_ptr[0];
 	struct sk_buff *msg;
 	int ret;
 
-	ret = bl_nl_admin(skb, info);
-	if (ret)
-		return ret;
-	job = bl_nl_job(info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	msg = genlmsg_new(bl_nl_job_size(job, hist, queues), GFP_KERNEL);
-	if (!msg) {
-		bl_job_put(job);
+	if (!msg)
 		return -ENOMEM;
-	}
 	ret = bl_nl_fill_job(msg, job, info->snd_portid, info->snd_seq, 0,
 			     info->genlhdr->cmd, hist, queues, qfirst);
-	bl_job_put(job);
 	if (ret) {
 		nlmsg_free(msg);
 		if (ret == -EMSGSIZE)
@@ -817,39 +717,6 @@ static int bl_nl_put_sample_op(struct sk_buff *msg, int type, const struct bl_sa
 	return 0;
 }
 
-/*
- * Sample @i of the job, its queues' added up, into @sum (@one is scratch).
- * Returns how many queues took it, 0 when none, -1 when a queue has
- * written over it. @n holds each queue's sample count as read before.
- */
-static int bl_nl_sample_merge(struct bl_job *job, const u64 *n, u64 i, struct bl_sample *sum,
-			      struct bl_sample *one)
-{
-	unsigned int k, op, b;
-	int queues = 0;
-
-	memset(sum, 0, sizeof(*sum));
-	for (k = 0; k < job->nr_queues; k++) {
-		if (i >= n[k])
-			continue;
-		if (!bl_queue_sample_copy(job->queues[k], i, one))
-			return -1;
-		queues++;
-		sum->t = max(sum->t, one->t);
-		for (op = 0; op < BL_NR_OPS; op++) {
-			sum->op[op].ios += one->op[op].ios;
-			sum->op[op].bytes += one->op[op].bytes;
-			sum->op[op].lat += one->op[op].lat;
-			sum->op[op].clat += one->op[op].clat;
-			sum->op[op].slat += one->op[op].slat;
-			for (b = 0; b < BL_SHIST_NR; b++)
-				sum->chist[op][b] = min_t(u64, (u64)sum->chist[op][b] +
-							  one->chist[op][b], U32_MAX);
-		}
-	}
-	return queues;
-}
-
 /* The size of a sample-get reply: samples are added while they fit. */
 #define BL_SAMPLE_MSG_SIZE	(32 * 1024)
 
@@ -861,32 +728,12 @@ static int bl_nl_sample_merge(struct bl_job *job, const u64 *n, u64 i, struct bl
 static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 			      u64 *n, struct bl_sample *buf)
 {
-	u64 end = U64_MAX, all = 0, oldest = 0, lost = 0, i;
-	bool started = READ_ONCE(job->state) != BLKLOAD_STATE_CREATED;
 	struct nlattr *nest, *a_next, *a_lost;
-	unsigned int k;
+	u64 end, lost, i;
 	int queues;
 
-	/* Pairs with the smp_wmb() in bl_job_start(): the queues were started. */
-	smp_rmb();
-	for (k = 0; k < job->nr_queues; k++) {
-		struct bl_queue *q = job->queues[k];
-		/* Pairs with bl_queue_service(): its last sample is counted. */
-		bool finished = started && smp_load_acquire(&q->finished);
-
-		n[k] = started ? bl_queue_samples(q) : 0;
-		all = max(all, n[k]);
-		if (!finished)
-			end = min(end, n[k]);
-		if (n[k] > q->ring_nr)
-			oldest = max(oldest, n[k] - q->ring_nr);
-	}
-	if (end == U64_MAX)
-		end = all;
-	if (from < oldest) {
-		lost = oldest - from;
-		from = oldest;
-	}
+	end = bl_job_samples(job, from, n, &lost);
+	from += lost;
 	/* Room for the two answers first: the samples take what is left. */
 	a_next = nla_reserve_64bit(msg, BLKLOAD_A_SAMPLE_NEXT, sizeof(u64), 0);
 	a_lost = nla_reserve_64bit(msg, BLKLOAD_A_SAMPLE_LOST, sizeof(u64), 0);
@@ -894,7 +741,7 @@ static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 		return -EMSGSIZE;
 	for (i = from; i < end; i++) {
 		cond_resched();
-		queues = bl_nl_sample_merge(job, n, i, &buf[0], &buf[1]);
+		queues = bl_job_sample(job, n, i, &buf[0], &buf[1]);
 		if (queues < 0) {
 			lost++;
 			continue;
@@ -926,19 +773,13 @@ static int bl_nl_fill_samples(struct sk_buff *msg, struct bl_job *job, u64 from,
 static int blkload_nl_sample_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 from = bl_nla_u64(info->attrs[BLKLOAD_A_SAMPLE_FROM], 0);
+	struct bl_job *job = info->user_ptr[0];
 	struct bl_sample *buf = NULL;
 	struct sk_buff *msg = NULL;
-	struct bl_job *job;
 	u64 *n = NULL;
 	void *hdr;
 	int ret;
 
-	ret = bl_nl_admin(skb, info);
-	if (ret)
-		return ret;
-	job = bl_nl_job(info);
-	if (IS_ERR(job))
-		return PTR_ERR(job);
 	if (!job->p.sample_ns) {
 		NL_SET_ERR_MSG(info->extack, "the job takes no samples (sample-interval)");
 		ret = -EINVAL;
@@ -964,7 +805,6 @@ out:
 	nlmsg_free(msg);
 	kfree(n);
 	kvfree(buf);
-	bl_job_put(job);
 	return ret;
 }
 
@@ -1054,6 +894,8 @@ static struct genl_family blkload_nl_family __ro_after_init = {
 	.netnsok	= false,
 	.parallel_ops	= true,
 	.module		= THIS_MODULE,
+	.pre_doit	= bl_nl_pre_doit,
+	.post_doit	= bl_nl_post_doit,
 	.small_ops	= blkload_nl_ops,
 	.n_small_ops	= ARRAY_SIZE(blkload_nl_ops),
 #if BL_HAVE_EVENTS

@@ -113,6 +113,7 @@ const struct nla_policy blkload_op_stats_nl_policy[BLKLOAD_A_OP_STATS_MAX + 1] =
 	[BLKLOAD_A_OP_STATS_LAT_SQ_HI] = { .type = NLA_U64, },
 	[BLKLOAD_A_OP_STATS_CLAT] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
 	[BLKLOAD_A_OP_STATS_SLAT] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
+	[BLKLOAD_A_OP_STATS_DEVLAT] = NLA_POLICY_NESTED(blkload_lat_stats_nl_policy),
 };
 
 const struct nla_policy blkload_sched_stats_nl_policy[BLKLOAD_A_SCHED_STATS_MAX + 1] = {

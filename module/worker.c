@@ -123,7 +123,7 @@ void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 	if (!total)
 		return;
 	list_for_each_entry(q, &w->queues, node) {
-		bl_queue_add_cpu(q, bl_cpu_share(q, cpu, total), 0);
+		bl_q_add_cpu(&q->q, bl_cpu_share(q, cpu, total), 0);
 		all += q->cpu_all;
 	}
 	if (leaving) {
@@ -135,9 +135,9 @@ void bl_worker_account(struct bl_worker *w, struct bl_queue *leaving)
 	/* Switches since the last split: few, shifted well inside 64 bits. */
 	ctx = min_t(u64, ctx, U32_MAX);
 	list_for_each_entry(q, &w->queues, node)
-		bl_queue_add_cpu(q, 0, bl_ctx_share(q, ctx, q->cpu_all, all));
+		bl_q_add_cpu(&q->q, 0, bl_ctx_share(q, ctx, q->cpu_all, all));
 	if (leaving)
-		bl_queue_add_cpu(leaving, lns, bl_ctx_share(leaving, ctx, leaving->cpu_all, all));
+		bl_q_add_cpu(&leaving->q, lns, bl_ctx_share(leaving, ctx, leaving->cpu_all, all));
 }
 
 /* One pass over every queue; true when anything was done. */
@@ -178,7 +178,7 @@ static bool bl_worker_polling(struct bl_worker *w)
 	struct bl_queue *q;
 
 	list_for_each_entry(q, &w->queues, node)
-		if (q->polled && q->inflight)
+		if (bl_queue_polling(q))
 			return true;
 	return false;
 }

@@ -184,6 +184,10 @@ valgrind_unit() {
 	done
 }
 step "valgrind: unit tests are clean" valgrind_unit
+step "policy written once: no check, rw predicate or queue state outside include/blkload" \
+	python3 scripts/tests/test_once.py
+step "the policy check fails on a duplicate of each kind and on an empty tree" \
+	python3 scripts/tests/test_once.py --self-test
 step "check driver: the guest verdict fails on a bad exit, a missing test, no test" \
 	python3 scripts/tests/test_guest_verdict.py
 step "bash completion from the option tables: run --r<TAB>, --rw values, help = completion" \

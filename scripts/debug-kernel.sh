@@ -3,8 +3,9 @@
 #
 # debug-kernel.sh: build a debug kernel (KASAN, lockdep, atomic-sleep checks,
 # kmemleak, fault injection; the memory cgroup and dm-crypt the charge and
-# late-completion tests need) from Debian's linux-source-6.12 for the test
-# guest, cached outside the checkout and keyed by the config fragment below.
+# late-completion tests need; KUnit for the queue machine's suite) from
+# Debian's linux-source-6.12 for the test guest, cached outside the checkout
+# and keyed by the config fragment below.
 # Prints the directory holding bzImage, the build tree (for KDIR=) and
 # mods/ (modules for the guest's /lib/modules: scripts/vm --modules).
 #
@@ -71,6 +72,8 @@ CONFIG_DM_CRYPT=m
 CONFIG_CRYPTO_XTS=m
 CONFIG_NET_FOU=m
 CONFIG_DETECT_HUNG_TASK=y
+CONFIG_KUNIT=y
+CONFIG_KUNIT_DEBUGFS=y
 CONFIG_DEBUG_INFO_NONE=y
 CONFIG_DRM=n
 CONFIG_SOUND=n

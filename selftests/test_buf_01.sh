@@ -155,7 +155,7 @@ refusals() {
 		--zero_buffers --buffer_compress_percentage 50 --number_ios 1 &&
 		bl_refused "zero-buffers writes zeros" blkload run --dev $dev --rw write \
 			--allow-write --zero_buffers --dedupe_percentage 5 --number_ios 1 &&
-		bl_refused "zero_buffers writes zeros" blkload run --engine io_uring --dev $dev \
+		bl_refused "zero-buffers writes zeros" blkload run --engine io_uring --dev $dev \
 			--rw write --allow-write --zero_buffers --dedupe_percentage 5 --number_ios 1
 }
 bl_check "zero_buffers with compress or dedupe: refused, with the module's reason, and by io_uring" refusals

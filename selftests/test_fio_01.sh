@@ -74,13 +74,14 @@ counts() {
 		"abs(sum(d['jobs'][0]['iodepth_level'].values()) - 100) < 1e-3" \
 		"d['jobs'][0]['iodepth_level']['32'] > 50" \
 		"abs(sum(sum(d['jobs'][0][u].values()) for u in ('latency_ns', 'latency_us', 'latency_ms')) - 100) < 1e-3" \
-		"d['jobs'][0]['latency_us']['100'] > 50" \
+		"abs(sum(d['jobs'][0]['latency_ns'].values()) + sum(v for k, v in d['jobs'][0]['latency_us'].items() if int(k) <= 250) - 100 * sum(c for b, c in d['jobs'][0]['read']['clat_ns']['bins'].items() if int(b) <= 250000) / $n) < 2" \
+		"'devlat_ns' in d['jobs'][0]['read'] and 50000 <= d['jobs'][0]['read']['devlat_ns']['min'] and d['jobs'][0]['read']['devlat_ns']['mean'] < d['jobs'][0]['read']['lat_ns']['mean']" \
 		"d['jobs'][0]['ctx'] > 0 and d['jobs'][0]['usr_cpu'] == 0 < d['jobs'][0]['sys_cpu']" \
 		"d['disk_util'][0]['name'] == 'nullb0' and d['disk_util'][0]['read_ios'] == $n" \
 		"d['disk_util'][0]['write_ios'] == 0 and 0 < d['disk_util'][0]['util'] <= 100" \
 		<"$tmp/k.json"
 }
-bl_check "module: N, slat + clat = lat, depth 32, latency shares, disk_util = $n reads" counts
+bl_check "module: N, slat + clat = lat, depth 32, latency shares as its clat histogram, devlat under lat, disk_util = $n reads" counts
 
 clat2csv() {
 	local in=$1 out=$2 jobs=$3

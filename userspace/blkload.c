@@ -12,6 +12,7 @@
 #include <linux/blkload.h>
 
 #include "workload.h"
+#include "engines/engine.h"
 
 #include "blkload.h"
 #include "util.h"
@@ -139,7 +140,10 @@ static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 	       "\tcase $prev in\n"
 	       "\t--dev|--filename) COMPREPLY=($(compgen -W \"$(lsblk -dpno NAME 2>/dev/null)\" -- \"$cur\")); return ;;\n"
 	       "\t--rw|--readwrite) COMPREPLY=($(compgen -W 'read write randread randwrite rw randrw trim randtrim' -- \"$cur\")); return ;;\n"
-	       "\t--ioengine|--engine) COMPREPLY=($(compgen -W 'kernel io_uring libaio librbd' -- \"$cur\")); return ;;\n"
+	       "\t--ioengine|--engine) COMPREPLY=($(compgen -W '");
+	for (const struct engine_ops *const *e = engine_all(); *e; e++)
+		printf("%s%s", e == engine_all() ? "" : " ", (*e)->name);
+	printf("' -- \"$cur\")); return ;;\n"
 	       "\tesac\n"
 	       "\tif [[ -z $cmd ]]; then\n"
 	       "\t\tCOMPREPLY=($(compgen -W '--json --pretty --output-format= --version --help");

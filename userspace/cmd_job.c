@@ -236,7 +236,7 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 
 				printf("%-6u %-20s %-9s %-10s %-9s %8u %7u %-8s %9.1fs %12" PRIu64 "\n",
 				       j->id, j->path, st, reason_name(j->reason),
-				       rw_name(j->rw), j->bs, j->iodepth, j->cpus,
+				       rw_name(j->p.rw), j->p.bs, j->p.iodepth, j->cpus,
 				       (double)j->elapsed / 1e9, ios);
 				free(st);
 				deleted |= j->deleted;
@@ -247,9 +247,9 @@ int cmd_list(struct ctx *ctx, int argc, char **argv)
 			out_str(o, "device", NULL, j->path);
 			out_str(o, "state", NULL, state_name(j->state));
 			out_str(o, "done_reason", NULL, reason_name(j->reason));
-			out_str(o, "rw", NULL, rw_name(j->rw));
-			out_u64(o, "bs", NULL, j->bs, NULL);
-			out_u64(o, "iodepth", NULL, j->iodepth, NULL);
+			out_str(o, "rw", NULL, rw_name(j->p.rw));
+			out_u64(o, "bs", NULL, j->p.bs, NULL);
+			out_u64(o, "iodepth", NULL, j->p.iodepth, NULL);
 			out_str(o, "cpus", NULL, j->cpus);
 			out_bool(o, "detached", NULL, !j->owner);
 			out_bool(o, "deleted", NULL, j->deleted);

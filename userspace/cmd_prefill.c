@@ -121,14 +121,14 @@ static int prefill_pass(struct bl_nl *nl, struct nl_sock *ev, const struct workl
 			p->stopped = true;
 		}
 		if (!quiet)
-			bar(tty, before + job.op[OP_WRITE].bytes, total ? total : job.size,
+			bar(tty, before + job.op[OP_WRITE].bytes, total ? total : job.p.size,
 			    now_s() - t0, last_tenth);
 		events_wait(ev, p->stopped ? 100 : 500);
 	}
 	p->written = job.op[OP_WRITE].bytes;
 	p->errors = job.op[OP_WRITE].errors;
-	p->size = job.size;
-	p->offset = job.offset;
+	p->size = job.p.size;
+	p->offset = job.p.offset;
 	p->error = job.error;
 	if (!p->path)
 		p->path = xstrdup(job.path);
@@ -152,10 +152,10 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 	double t0, el;
 	struct out *o;
 
-	w.rw = BLKLOAD_RW_WRITE;
-	w.bs = 1 << 20;
-	w.iodepth = 8;
-	w.allow_write = true;	/* the command says so */
+	w.p.rw = BLKLOAD_RW_WRITE;
+	w.p.bs = 1 << 20;
+	w.p.iodepth = 8;
+	w.p.allow_write = true;	/* the command says so */
 	w.drain_ms = 60000;
 	optind = 0;	/* 0: glibc rescans the option string (no "+") */
 	while ((c = getopt_long(argc, argv, "h", prefill_opts, NULL)) != -1) {
@@ -172,17 +172,17 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 				fprintf(stderr, "blkload: prefill: --bs %s: a size such as 1m\n", optarg);
 				goto out;
 			}
-			w.bs = (uint32_t)v;
+			w.p.bs = (uint32_t)v;
 			break;
 		case PF_IODEPTH:
-			if (parse_u32_range(optarg, 1, 65536, &w.iodepth)) {
+			if (parse_u32_range(optarg, 1, 65536, &w.p.iodepth)) {
 				fprintf(stderr, "blkload: prefill: --iodepth %s: 1 to 65536\n", optarg);
 				goto out;
 			}
 			break;
 		case PF_OFFSET:
 		case PF_SIZE:
-			if (parse_size(optarg, c == PF_OFFSET ? &w.offset : &w.size)) {
+			if (parse_size(optarg, c == PF_OFFSET ? &w.p.offset : &w.p.size)) {
 				fprintf(stderr, "blkload: prefill: %s: a size\n", optarg);
 				goto out;
 			}
@@ -196,7 +196,7 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 			w.have_cpus = true;
 			break;
 		case PF_FORCE:
-			w.force = true;
+			w.p.force = true;
 			break;
 		case PF_QUIET:
 			quiet = true;
@@ -224,18 +224,18 @@ int cmd_prefill(struct ctx *ctx, int argc, char **argv)
 	catch_signals();
 	tty = isatty(STDERR_FILENO) && !quiet;
 	t0 = now_s();
-	start = w.offset;
+	start = w.p.offset;
 	if (prefill_pass(&nl, ev, &w, tty, quiet, 0, 0, t0, &last_tenth, &p))
 		goto out_close;
 	size = p.size;
 	written = p.written;
-	window = (uint64_t)w.iodepth * w.bs;
+	window = (uint64_t)w.p.iodepth * w.p.bs;
 	/* The region's last part shorter than bs (the module writes whole blocks). */
-	if (!p.stopped && !p.error && written == size / w.bs * w.bs && size % w.bs) {
-		w.offset = p.offset + written;
-		w.size = size % w.bs;
-		w.bs = (uint32_t)w.size;
-		w.iodepth = 1;
+	if (!p.stopped && !p.error && written == size / w.p.bs * w.p.bs && size % w.p.bs) {
+		w.p.offset = p.offset + written;
+		w.p.size = size % w.p.bs;
+		w.p.bs = (uint32_t)w.p.size;
+		w.p.iodepth = 1;
 		if (prefill_pass(&nl, ev, &w, tty, quiet, written, size, t0, &last_tenth, &tail))
 			goto out_close;
 		written += tail.written;

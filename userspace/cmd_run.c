@@ -3,7 +3,8 @@
  * blkload run | start: a workload from the command line, or fio job files.
  * One job is made per --dev (per --filename device); the jobs of a job
  * file's wave start together, the waves (stonewall) one after the other;
- * "--ioengine NAME" runs a userspace engine (engines/) instead of the module.
+ * "--ioengine NAME" picks the client path (engines/): the module (kernel,
+ * the default) or a userspace engine.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,60 +31,6 @@
 #include "workload.h"
 #include "engines/engine.h"
 #include "jobfile.h"
-
-/*
- * The progress line. The jobs count nothing during the ramp: then it shows
- * what the devices' own counters moved (all of their users' IO).
- */
-static void progress(const struct job *jobs, unsigned int n, const struct workload *w,
-		     double t0, uint64_t *prev_ios, uint64_t *prev_bytes, double *prev_t)
-{
-	bool ramp = w->ramp && now_s() - t0 < (double)w->ramp / 1e9;
-	uint64_t ios = 0, bytes = 0;
-	double t = now_s(), el = t - t0, dt = t - *prev_t;
-	struct disk_util d;
-	char *bw;
-
-	for (unsigned int i = 0; i < n; i++) {
-		bool seen = false;
-
-		if (!ramp) {
-			ios += job_ios(&jobs[i]);
-			bytes += job_bytes(&jobs[i]);
-			continue;
-		}
-		/* Each device once, however many jobs it has. */
-		for (unsigned int k = 0; k < i && !seen; k++)
-			seen = jobs[k].path && jobs[i].path && !strcmp(jobs[k].path, jobs[i].path);
-		if (!seen && !disk_sample(jobs[i].path, &d)) {
-			ios += d.ios[0] + d.ios[1];
-			bytes += (d.sectors[0] + d.sectors[1]) * 512;
-			disk_util_free(&d);
-		}
-	}
-	/* A first reading, or counters switching at the ramp's end: no rate yet. */
-	if ((ramp && *prev_t <= t0) || ramp != (*prev_t < t0 + (double)w->ramp / 1e9) ||
-	    ios < *prev_ios) {
-		*prev_ios = ios;
-		*prev_bytes = bytes;
-		*prev_t = t;
-		return;
-	}
-	if (dt <= 0)
-		return;
-	bw = fmt_bytes((uint64_t)((double)(bytes - *prev_bytes) / dt));
-	fprintf(stderr, "\r\033[K[%s] %u job%s: %.0f IOPS, %s/s, elapsed %.0fs",
-		ramp ? "ramp, devices" : "run", n, n == 1 ? "" : "s",
-		(double)(ios - *prev_ios) / dt, bw, el);
-	if (w->runtime)
-		fprintf(stderr, ", eta %.0fs",
-			(double)(w->runtime + w->ramp) / 1e9 - el > 0 ?
-			(double)(w->runtime + w->ramp) / 1e9 - el : 0);
-	free(bw);
-	*prev_ios = ios;
-	*prev_bytes = bytes;
-	*prev_t = t;
-}
 
 /*
  * The devices' own counters around a run (fio's disk_util), each device
@@ -239,307 +186,6 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 	return 0;
 }
 
-static bool job_failed(const struct job *j)
-{
-	return j->error || job_errors(j) ||
-	       j->state != BLKLOAD_STATE_DONE || j->reason == BLKLOAD_REASON_CPU_OFFLINE;
-}
-
-/* The jobs of a run, across its waves, with what the report needs of each. */
-struct results {
-	struct job *jobs;
-	unsigned int n;
-	struct cpu_window cw;
-	unsigned int waves;
-	bool detached;		/* a second Ctrl-C: the jobs left running, no report */
-};
-
-static struct job *results_add(struct results *r, unsigned int k)
-{
-	r->jobs = xrealloc(r->jobs, (r->n + k) * sizeof(*r->jobs));
-	memset(r->jobs + r->n, 0, k * sizeof(*r->jobs));
-	r->n += k;
-	return r->jobs + r->n - k;
-}
-
-/* A wave of one workload on a userspace engine: 0, 1 (IO errors) or -1. */
-static int engine_wave(struct workload *w, struct results *r, uint32_t groupid)
-{
-	const struct engine_ops *ops = engine_find(w->engine);
-	unsigned int n = ops->images ? w->nr_images : w->nr_devs;
-	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs)), *out;
-	struct workload first = *w;
-	int rc = -1;
-
-	/* --start-at is the first wave's: the waves after it follow on. */
-	if (r->waves)
-		first.start_at_ns = 0;
-	if (!engine_run(ops, &first, &interrupted, jobs, &r->cw)) {
-		rc = 0;
-		out = results_add(r, n);
-		for (unsigned int i = 0; i < n; i++) {
-			out[i] = jobs[i];
-			out[i].groupid = groupid;
-			out[i].opts = &w->opts;
-			out[i].name = w->name;
-			out[i].logs = &w->logs;
-			if (out[i].error || job_errors(&out[i]))
-				rc = 1;
-		}
-	} else {
-		for (unsigned int i = 0; i < n; i++)
-			job_clear(&jobs[i]);
-	}
-	free(jobs);
-	return rc;
-}
-
-/*
- * The new samples of each job of a wave; with --status-interval, the
- * windows they complete, one line each (stdout, or stderr under JSON).
- */
-static void wave_samples(struct bl_nl *nl, const uint32_t *ids, unsigned int n,
-			 struct workload **ws, struct series *ser, size_t *shown, FILE *sf, bool tty)
-{
-	for (unsigned int i = 0, k = 0, d = 0; i < n; i++, d++) {
-		const struct workload *w;
-
-		while (d >= ws[k]->nr_devs) {
-			k++;
-			d = 0;
-		}
-		w = ws[k];
-		if (!ser[i].interval || ser[i].failed)
-			continue;
-		/* Not fatal: the run goes on, the report says what is missing. */
-		if (series_fetch(nl, ids[i], &ser[i])) {
-			char *what = xasprintf("job %u: samples (no more are read)", ids[i]);
-
-			bl_nl_perror(nl, what);
-			free(what);
-			ser[i].failed = true;
-			continue;
-		}
-		if (w->status_ns)
-			shown[i] = series_status(sf, &ser[i], shown[i], w->status_ns, ids[i], tty);
-	}
-}
-
-/*
- * A wave of workloads @ws on the module: their jobs made, started together
- * and waited for. Returns 0, 1 (a job failed) or -1 (nothing to report
- * from it). Ctrl-C stops the wave (the run ends after it); a second one
- * detaches its jobs (r->detached).
- */
-static int kernel_wave(struct ctx *ctx, struct bl_nl *nl, struct nl_sock *ev,
-		       struct workload **ws, const uint32_t *groupid, unsigned int nws,
-		       struct results *r)
-{
-	bool tty = isatty(STDERR_FILENO) && !ctx->json;
-	struct workload agg = *ws[0];
-	unsigned int n = 0, total = 0, k = 0;
-	uint32_t *ids;
-	struct job *jobs = NULL;
-	double t0, last_shown, prev_t, stop_t = 0;
-	uint64_t prev_ios = 0, prev_bytes = 0, start_ms;
-	bool stopped = false;
-	struct series *ser;
-	size_t *shown = NULL;
-	int done, rc = -1;
-
-	/* The wave ends with its longest job: ramp, runtime, drain of the longest. */
-	for (unsigned int i = 0; i < nws; i++) {
-		total += ws[i]->nr_devs;
-		agg.ramp = ws[i]->ramp > agg.ramp ? ws[i]->ramp : agg.ramp;
-		agg.runtime = ws[i]->runtime > agg.runtime ? ws[i]->runtime : agg.runtime;
-		agg.drain_ms = ws[i]->drain_ms > agg.drain_ms ? ws[i]->drain_ms : agg.drain_ms;
-	}
-	ids = xcalloc(total, sizeof(*ids));
-	ser = xcalloc(total, sizeof(*ser));
-	for (unsigned int i = 0; i < nws; i++)
-		for (unsigned int d = 0; d < ws[i]->nr_devs; d++, n++) {
-			bool smp;
-
-			if (job_new(nl, ws[i], ws[i]->devs[d], &ids[n], &smp)) {
-				if (nws > 1)
-					fprintf(stderr, "blkload: in job [%s]\n", ws[i]->name);
-				goto out_del;
-			}
-			ser[n].interval = smp ? ws[i]->sample_ns : 0;
-		}
-	/* --start-at: the first wave, everything made, starts at that moment. */
-	if (!r->waves && agg.start_at_ns && start_at_wait(agg.start_at_ns, &interrupted))
-		goto out_del;
-	start_ms = wall_ms();
-	if (jobs_start(nl, ids, n)) {
-		bl_nl_perror(nl, "start");
-		goto out_del;
-	}
-	jobs = xcalloc(n, sizeof(*jobs));
-	shown = xcalloc(n, sizeof(*shown));
-	t0 = now_s();
-	last_shown = t0;
-	prev_t = t0;
-	for (;;) {
-		/* The client CPU window is the ramp's end to the last job's. */
-		if (now_s() - t0 >= agg.ramp / 1e9)
-			cpu_window_start(&r->cw);
-		done = jobs_get(nl, ids, n, jobs, false, false);
-		if (done < 0)
-			goto out_del;
-		wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty);
-		if ((unsigned int)done == n) {
-			cpu_window_end(&r->cw);
-			break;
-		}
-		if (interrupted > 1) {
-			if (tty)
-				fputs("\r\033[K", stderr);
-			jobs_detach(nl, jobs, n);
-			r->detached = true;
-			goto out;
-		}
-		if (interrupted && !stopped) {
-			for (unsigned int i = 0; i < n; i++)
-				if (job_simple(nl, BLKLOAD_CMD_JOB_STOP, ids[i]))
-					bl_nl_perror(nl, "stop");
-			stopped = true;
-			stop_t = now_s();
-			if (isatty(STDERR_FILENO))
-				fputs("\r\033[Kblkload: stopping; Ctrl-C again detaches the jobs\n",
-				      stderr);
-			continue;
-		}
-		if (stopped && now_s() - stop_t >= agg.drain_ms / 1e3) {
-			if (tty)
-				fputs("\r\033[K", stderr);
-			report_undrained(jobs, n, agg.drain_ms);
-			break;
-		}
-		if (tty && now_s() - last_shown >= 1.0) {
-			progress(jobs, n, &agg, t0, &prev_ios, &prev_bytes, &prev_t);
-			last_shown = now_s();
-		}
-		if (!r->cw.started && agg.ramp) {
-			double left = agg.ramp / 1e9 - (now_s() - t0);
-
-			events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 : 1000);
-		} else {
-			/* Samples are read at least every second: rings never overflow. */
-			int ms = stopped ? 100 : 1000;
-
-			if (agg.status_ns && agg.status_ns / 1000000 < (uint64_t)ms)
-				ms = (int)(agg.status_ns / 1000000);
-			events_wait(ev, ms);
-		}
-	}
-	if (tty && last_shown > t0)
-		fputs("\r\033[K", stderr);
-	if (jobs_get(nl, ids, n, jobs, true, agg.ro.queues) < 0)
-		goto out_del;
-	wave_samples(nl, ids, n, ws, ser, shown, ctx->json ? stderr : stdout, tty);
-	rc = 0;
-	{
-		struct job *out = results_add(r, n);
-
-		for (unsigned int i = 0, d = 0; i < n; i++, d++) {
-			while (d >= ws[k]->nr_devs) {
-				k++;
-				d = 0;
-			}
-			out[i] = jobs[i];
-			out[i].ser = ser[i];
-			out[i].start_ms = start_ms;
-			ser[i] = (struct series){ 0 };
-			out[i].groupid = groupid[k];
-			out[i].opts = &ws[k]->opts;
-			out[i].name = ws[k]->name;
-			out[i].logs = &ws[k]->logs;
-			if (job_failed(&out[i]) && rc == 0)
-				rc = 1;
-		}
-		free(jobs);
-		jobs = NULL;
-	}
-out_del:
-	jobs_del(nl, ids, n);
-out:
-	if (jobs)
-		for (unsigned int i = 0; i < n; i++)
-			job_clear(&jobs[i]);
-	free(jobs);
-	for (unsigned int i = 0; i < total; i++)
-		series_free(&ser[i]);
-	free(ser);
-	free(shown);
-	free(ids);
-	return rc;
-}
-
-/* start: every job made and started, their ids printed; nothing waits. */
-static int start_all(struct ctx *ctx, struct bl_nl *nl, struct plan *p)
-{
-	unsigned int total = 0, n = 0;
-	uint32_t *ids;
-	const char **dev;
-	bool *owned;	/* made owned (--start-at): detached once started */
-	int rc = 1;
-
-	for (unsigned int i = 0; i < p->nw; i++)
-		total += p->w[i].nr_devs;
-	ids = xcalloc(total, sizeof(*ids));
-	dev = xcalloc(total, sizeof(*dev));
-	owned = xcalloc(total, sizeof(*owned));
-	for (unsigned int i = 0; i < p->nw; i++)
-		for (unsigned int d = 0; d < p->w[i].nr_devs; d++, n++) {
-			dev[n] = p->w[i].devs[d];
-			owned[n] = p->w[i].start_at_ns;
-			bool smp;
-
-			if (job_new(nl, &p->w[i], dev[n], &ids[n], &smp))
-				goto out_del;
-		}
-	if (p->w[0].start_at_ns) {
-		catch_signals();
-		if (start_at_wait(p->w[0].start_at_ns, &interrupted))
-			goto out_del;
-	}
-	if (jobs_start(nl, ids, n)) {
-		bl_nl_perror(nl, "start");
-		goto out_del;
-	}
-	for (unsigned int i = 0; i < n; i++) {
-		if (owned[i] && job_simple(nl, BLKLOAD_CMD_JOB_DETACH, ids[i])) {
-			bl_nl_perror(nl, "detach");
-			goto out_del;
-		}
-	}
-	{
-		struct out *o = out_new(stdout, ctx->json, ctx->pretty);
-
-		out_begin_array(o, "jobs", NULL);
-		for (unsigned int i = 0; i < n; i++) {
-			out_begin_object(o, NULL, NULL);
-			out_u64(o, "job_id", NULL, ids[i], NULL);
-			out_str(o, "device", NULL, dev[i]);
-			out_end_object(o);
-			if (!ctx->json)
-				printf("job %u: %s\n", ids[i], dev[i]);
-		}
-		out_end_array(o);
-		out_free(o);
-	}
-	rc = 0;
-	goto out;
-out_del:
-	jobs_del(nl, ids, n);
-out:
-	free(ids);
-	free(dev);
-	free(owned);
-	return rc;
-}
-
 /* The time series as CSV (--samples-csv) and fio's log files, job by job (N from 1). */
 static int write_series(const struct job *jobs, unsigned int n, const struct workload *w0)
 {
@@ -568,7 +214,7 @@ static int write_series(const struct job *jobs, unsigned int n, const struct wor
 		if (jobs[i].ser.lost)
 			fprintf(stderr, "blkload: job %u: %" PRIu64 " samples were lost (read too late): the logs have gaps\n",
 				jobs[i].id, jobs[i].ser.lost);
-		if (series_write_logs(lg, &jobs[i].ser, jobs[i].bs, i + 1))
+		if (series_write_logs(lg, &jobs[i].ser, jobs[i].p.bs, i + 1))
 			rc = -1;
 	}
 	return rc;
@@ -584,7 +230,8 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	struct nl_sock *ev = NULL;
 	struct bl_nl nl = { 0 };
 	struct workload *w0;
-	bool kernel = false, nl_open = false;
+	bool netlink = false, nl_open = false;
+	struct wave_env env = { .nl = &nl, .json = ctx->json, .pretty = ctx->pretty };
 	uint32_t nwaves = 0;
 	char **devs = NULL;
 	unsigned int ndevs = 0;
@@ -610,34 +257,37 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	w0 = &p.w[0];
 	for (unsigned int i = 0; i < p.nw; i++) {
 		struct workload *w = &p.w[i];
+		const struct engine_ops *ops;
 		unsigned int in_wave = 0;
 
 		w->bins |= ctx->json_plus;
-		w->detached = detached;
+		w->p.detached = detached;
 		/* Nobody reads a detached job's samples unless they were asked for. */
 		if (detached && !w->sample_given)
-			w->sample_ns = 0;
-		kernel |= !w->engine;
-		nwaves = p.wave[i] + 1 > nwaves ? p.wave[i] + 1 : nwaves;
-		for (unsigned int k = 0; k < p.nw; k++)
-			in_wave += p.wave[k] == p.wave[i];
-		if (w->engine && !engine_find(w->engine)) {
+			w->p.sample_ns = 0;
+		ops = engine_find(w->engine);
+		if (!ops) {
 			fprintf(stderr, "blkload: --ioengine '%s': no such engine; there are:\n",
 				w->engine);
 			engine_list(stderr);
 			goto out;
 		}
-		if (w->engine && in_wave > 1) {
+		netlink |= ops->netlink;
+		nwaves = p.wave[i] + 1 > nwaves ? p.wave[i] + 1 : nwaves;
+		for (unsigned int k = 0; k < p.nw; k++)
+			in_wave += p.wave[k] == p.wave[i];
+		if (!ops->together && in_wave > 1) {
 			fprintf(stderr, "blkload: %s: job [%s]: jobs that run together run on the module: --ioengine=kernel on the command line puts every job there, or 'stonewall' runs the %s jobs one at a time\n",
 				cmd, w->name, w->engine);
 			goto out;
 		}
-		if (w->engine && detached) {
-			fprintf(stderr, "blkload: start: only the kernel engine runs detached\n");
+		if (detached && !ops->start) {
+			fprintf(stderr, "blkload: start: the %s engine does not run detached (the kernel does)\n",
+				ops->name);
 			goto out;
 		}
 		/* The devices whose counters the report shows (not librbd's images). */
-		if (w->engine && engine_find(w->engine)->images)
+		if (ops->images)
 			continue;
 		devs = xrealloc(devs, (ndevs + w->nr_devs) * sizeof(*devs));
 		memcpy(devs + ndevs, w->devs, w->nr_devs * sizeof(*devs));
@@ -661,13 +311,14 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		goto out;
 	}
 	rc = 1;
-	if (kernel) {
+	if (netlink) {
 		if (bl_nl_open(&nl))
 			goto out;
 		nl_open = true;
 	}
 	if (detached) {
-		rc = start_all(ctx, &nl, &p);
+		/* Every workload on one engine (checked above: the kernel alone starts). */
+		rc = engine_find(w0->engine)->start(&env, p.w, p.nw);
 		goto out;
 	}
 	/*
@@ -677,7 +328,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	for (unsigned int i = 0; i < p.nw; i++) {
 		struct workload *w = &p.w[i];
 
-		if (!workload_changes(w) || w->force || (w->engine && engine_find(w->engine)->images))
+		if (!bl_params_changes(&w->p) || w->p.force || engine_find(w->engine)->images)
 			continue;
 		for (unsigned int d = 0; d < w->nr_devs; d++)
 			if (bl_write_guard(w->devs[d]))
@@ -688,8 +339,9 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (open_output(w0))
 		goto out;
 	/* Joined before the start, so that no job-done event can be missed. */
-	if (kernel)
+	if (netlink)
 		ev = events_open();
+	env.ev = ev;
 	catch_signals();
 	disks_begin(&dk, devs, ndevs);
 	rc = 0;
@@ -706,10 +358,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			ws[k++] = &p.w[i];
 		}
 		before = r.n;
-		if (ws[0]->engine)
-			wrc = engine_wave(ws[0], &r, gid[0]);
-		else
-			wrc = kernel_wave(ctx, &nl, ev, ws, gid, k, &r);
+		wrc = engine_find(ws[0]->engine)->wave(&env, ws, gid, k, &r);
 		for (unsigned int i = before; i < r.n; i++)
 			r.jobs[i].wave = wave;
 		free(ws);

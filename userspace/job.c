@@ -184,20 +184,13 @@ uint64_t job_bytes(const struct job *j)
 
 bool job_has_op(const struct job *j, int op)
 {
-	bool trim_only = j->rw == BLKLOAD_RW_TRIM || j->rw == BLKLOAD_RW_RANDTRIM;
-
 	switch (op) {
 	case OP_TRIM:
-		return trim_only || j->rwmixtrim;
+		return bl_params_trims(&j->p);
 	case OP_READ:
-		return !trim_only && j->rwmixtrim < 100 && j->rw != BLKLOAD_RW_WRITE &&
-		       j->rw != BLKLOAD_RW_RANDWRITE &&
-		       (j->rw == BLKLOAD_RW_READ || j->rw == BLKLOAD_RW_RANDREAD || j->rwmixread);
+		return bl_params_reads(&j->p);
 	default:
-		return !trim_only && j->rwmixtrim < 100 && j->rw != BLKLOAD_RW_READ &&
-		       j->rw != BLKLOAD_RW_RANDREAD &&
-		       (j->rw == BLKLOAD_RW_WRITE || j->rw == BLKLOAD_RW_RANDWRITE ||
-			j->rwmixread < 100);
+		return bl_params_writes(&j->p);
 	}
 }
 
@@ -270,6 +263,11 @@ static int op_parse(const struct nlattr *nest, struct op_stats *op)
 		    lat_parse(tb[BLKLOAD_A_OP_STATS_SLAT], &op->slat, NULL))
 			return -1;
 		op->split = true;
+	}
+	if (tb[BLKLOAD_A_OP_STATS_DEVLAT]) {
+		if (lat_parse(tb[BLKLOAD_A_OP_STATS_DEVLAT], &op->devlat, NULL))
+			return -1;
+		op->has_devlat = true;
 	}
 	return 0;
 }
@@ -366,23 +364,20 @@ int job_parse(struct nlattr **tb, struct job *j)
 	if (!nla_get_u32_checked(tb[BLKLOAD_A_JOB_ID], &j->id) || !path)
 		return -1;
 	j->path = xstrdup(path);
-	nla_get_u32_checked(tb[BLKLOAD_A_RW], &j->rw);
-	nla_get_u32_checked(tb[BLKLOAD_A_RWMIXREAD], &j->rwmixread);
-	nla_get_u32_checked(tb[BLKLOAD_A_RWMIXTRIM], &j->rwmixtrim);
-	nla_get_u32_checked(tb[BLKLOAD_A_REQ_FLAGS], &j->req);
-	nla_get_u32_checked(tb[BLKLOAD_A_RATE_IOPS], &j->rate_iops);
-	nla_get_u32_checked(tb[BLKLOAD_A_RATE_PROCESS], &j->rate_process);
-	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION], &j->dist);
-	nla_get_u32_checked(tb[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM], &j->dist_param);
-	nla_get_u64_checked(tb[BLKLOAD_A_THINKTIME], &j->think_ns);
-	nla_get_u32_checked(tb[BLKLOAD_A_THINKTIME_BLOCKS], &j->think_blocks);
-	nla_get_u64_checked(tb[BLKLOAD_A_STARTDELAY], &j->startdelay_ns);
-	nla_get_u32_checked(tb[BLKLOAD_A_LOOPS], &j->loops);
-	nla_get_u32_checked(tb[BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE], &j->buf_compress);
-	nla_get_u32_checked(tb[BLKLOAD_A_DEDUPE_PERCENTAGE], &j->buf_dedupe);
-	j->zero_buffers = !!tb[BLKLOAD_A_ZERO_BUFFERS];
-	nla_get_u32_checked(tb[BLKLOAD_A_VERIFY], &j->verify);
-	j->verify_no_readback = !!tb[BLKLOAD_A_VERIFY_NO_READBACK];
+	/* The parameters: the module's defaults, then what the reply carries (params.h). */
+	bl_params_init(&j->p);
+	for (size_t i = 0; i < BL_PARAM_ATTRS_NR; i++) {
+		const struct bl_param_attr *a = &bl_param_attrs[i];
+		uint64_t v64;
+		uint32_t v32;
+
+		if (a->kind == BL_PK_FLAG)
+			bl_param_set(&j->p, a, tb[a->type] != NULL);
+		else if (a->kind == BL_PK_U32 && nla_get_u32_checked(tb[a->type], &v32))
+			bl_param_set(&j->p, a, v32);
+		else if (a->kind == BL_PK_U64 && nla_get_u64_checked(tb[a->type], &v64))
+			bl_param_set(&j->p, a, v64);
+	}
 	if (tb[BLKLOAD_A_VERIFY_STATS] && verify_parse(tb[BLKLOAD_A_VERIFY_STATS], j))
 		return -1;
 	j->bssplit = bs_format(tb[BLKLOAD_A_BS_SPLIT] ? nla_data(tb[BLKLOAD_A_BS_SPLIT]) : NULL,
@@ -390,25 +385,13 @@ int job_parse(struct nlattr **tb, struct job *j)
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ?
 			       nla_data(tb[BLKLOAD_A_BS_SPLIT_WRITE]) : NULL,
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ? nla_len(tb[BLKLOAD_A_BS_SPLIT_WRITE]) : 0);
-	nla_get_u32_checked(tb[BLKLOAD_A_BS], &j->bs);
-	nla_get_u32_checked(tb[BLKLOAD_A_IODEPTH], &j->iodepth);
-	nla_get_u32_checked(tb[BLKLOAD_A_BATCH], &j->batch);
 	nla_get_u32_checked(tb[BLKLOAD_A_STATE], &j->state);
 	nla_get_u32_checked(tb[BLKLOAD_A_REASON], &j->reason);
 	nla_get_u32_checked(tb[BLKLOAD_A_ERROR], (uint32_t *)&j->error);
 	nla_get_u32_checked(tb[BLKLOAD_A_DEV_LBS], &j->dev_lbs);
 	nla_get_u32_checked(tb[BLKLOAD_A_OWNER], &j->owner);
-	nla_get_u32_checked(tb[BLKLOAD_A_CONTINUE_ON_ERROR], &j->coe);
-	nla_get_u64_checked(tb[BLKLOAD_A_SAMPLE_INTERVAL], &j->sample_ns);
-	nla_get_u64_checked(tb[BLKLOAD_A_OFFSET], &j->offset);
-	nla_get_u64_checked(tb[BLKLOAD_A_SIZE], &j->size);
-	nla_get_u64_checked(tb[BLKLOAD_A_RUNTIME], &j->runtime);
-	nla_get_u64_checked(tb[BLKLOAD_A_RAMP_TIME], &j->ramp);
-	nla_get_u64_checked(tb[BLKLOAD_A_NUMBER_IOS], &j->number_ios);
-	nla_get_u64_checked(tb[BLKLOAD_A_RANDSEED], &j->randseed);
 	nla_get_u64_checked(tb[BLKLOAD_A_DEV_SIZE], &j->dev_size);
 	nla_get_u64_checked(tb[BLKLOAD_A_MEM_PINNED], &j->mem_pinned);
-	j->no_lat = tb[BLKLOAD_A_NO_LAT] != NULL;
 	j->deleted = tb[BLKLOAD_A_DELETED] != NULL;
 	if (tb[BLKLOAD_A_CPUMASK]) {
 		const uint8_t *d = nla_data(tb[BLKLOAD_A_CPUMASK]);
@@ -499,6 +482,12 @@ void op_sum(struct op_stats *x, const struct op_stats *y)
 	lat_sum(&x->lat, x->ios, &y->lat, y->ios);
 	lat_sum(&x->clat, x->ios, &y->clat, y->ios);
 	lat_sum(&x->slat, x->ios, &y->slat, y->ios);
+	lat_sum(&x->devlat, x->ios, &y->devlat, y->ios);
+	/* The device side only when every part with IOs has it. */
+	if (y->ios)
+		x->has_devlat = (first || x->has_devlat) && y->has_devlat;
+	else if (first)
+		x->has_devlat = y->has_devlat;
 	/* Split latencies only when every part with IOs has them. */
 	if (y->ios)
 		x->split = (first || x->split) && y->split;

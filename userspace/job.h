@@ -11,6 +11,7 @@
 
 #include <blkload/hist.h>
 #include <blkload/lat.h>
+#include <blkload/params.h>
 
 #include "nl.h"
 #include "out.h"
@@ -28,6 +29,9 @@ struct op_stats {
 	uint64_t ios, bytes, errors;
 	struct bl_lat lat, clat, slat;
 	bool split;		/* slat and clat are known (not from an older module) */
+	/* The module's device-side latency (submit to bi_end_io), not fio's; N: ios. */
+	struct bl_lat devlat;
+	bool has_devlat;
 	uint64_t *hist;		/* of lat: BL_HIST_NR buckets, or NULL */
 	uint64_t *chist;	/* of clat, or NULL */
 	/* A rate-limited job: from each IO's scheduled time to its completion. */
@@ -47,24 +51,17 @@ struct queue_stats {
 struct job {
 	uint32_t id;
 	char *path;
-	uint32_t rw, rwmixread, bs, iodepth, batch, state, reason, dev_lbs, owner, coe;
-	uint32_t rwmixtrim, req;	/* trims, request flavours (BLKLOAD_REQ_*) */
-	uint32_t rate_iops, rate_process;
-	uint32_t dist, dist_param;	/* random_distribution (BLKLOAD_DIST_*) */
+	/* The workload as the module took it (job-get: BL_PARAMS_ATTRS, params.h). */
+	struct bl_params p;
+	uint32_t state, reason, dev_lbs, owner;
 	char *bssplit;			/* fio's bssplit form of the module's split, or NULL */
-	uint64_t think_ns, startdelay_ns;
-	uint32_t think_blocks, loops;
-	uint32_t buf_compress, buf_dedupe;
-	bool zero_buffers;
-	/* verify: the mode, and what its checks found (verify-stats) */
-	uint32_t verify;
-	bool verify_no_readback, has_verify;
+	/* verify: what its checks found (verify-stats) */
+	bool has_verify;
 	uint64_t vchecked, vskipped, verrors, vreadback;
 	unsigned int nvrep;
 	struct { uint64_t off, want, got; uint32_t what; } vrep[16];
 	int32_t error;
-	uint64_t offset, size, runtime, ramp, number_ios, randseed, dev_size, mem_pinned;
-	bool no_lat;
+	uint64_t dev_size, mem_pinned;
 	bool deleted;		/* freed by the module once its IO drains */
 	char *cpus;		/* "0-3" */
 	unsigned int nr_cpus;
@@ -79,7 +76,6 @@ struct job {
 	struct queue_stats *queues;
 	unsigned int nr_queues;
 	uint32_t queues_next;	/* more rows from this one (job-get queue-first), or 0 */
-	uint64_t sample_ns;		/* the module's sample-interval, 0: none */
 	struct series ser;		/* its samples, kept apart from the job-get replies */
 	/* for reports */
 	uint32_t groupid;		/* fio's: jobs between stonewalls */

@@ -61,16 +61,16 @@ static void put_cpus(struct nl_msg *msg, const struct cpuset *set)
  */
 static uint32_t job_ring(const struct workload *w)
 {
-	uint64_t ring = 4000000000ULL / w->sample_ns + 4;
+	uint64_t ring = 4000000000ULL / w->p.sample_ns + 4;
 
-	if (w->sample_ring)
-		return w->sample_ring;
-	if (w->detached) {
-		ring = w->runtime ? w->runtime / w->sample_ns + 2 : 256;
+	if (w->p.sample_ring)
+		return w->p.sample_ring;
+	if (w->p.detached) {
+		ring = w->p.runtime_ns ? w->p.runtime_ns / w->p.sample_ns + 2 : 256;
 		return (uint32_t)(ring < 16 ? 16 : ring > 256 ? 256 : ring);
 	}
-	if (w->runtime && w->runtime / w->sample_ns + 2 < ring)
-		ring = w->runtime / w->sample_ns + 2;
+	if (w->p.runtime_ns && w->p.runtime_ns / w->p.sample_ns + 2 < ring)
+		ring = w->p.runtime_ns / w->p.sample_ns + 2;
 	return (uint32_t)(ring < 16 ? 16 : ring > 65536 ? 65536 : ring);
 }
 
@@ -79,18 +79,18 @@ void explain_budget(const struct workload *w)
 {
 	unsigned int ncpu = w->have_cpus ? cpuset_count(&w->cpus) : 1;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t pins = (w->bs + page - 1) / page * page * w->iodepth * ncpu;
+	uint64_t pins = (w->p.bs + page - 1) / page * page * w->p.iodepth * ncpu;
 	char *s = fmt_bytes(pins);
 
 	fprintf(stderr, "blkload: this job would pin %s of data pages (%" PRIu64 " bytes: iodepth %u x bs %u x %u CPUs) and its slots; see 'blkload info' for the budget\n",
-		s, pins, w->iodepth, w->bs, ncpu);
+		s, pins, w->p.iodepth, w->p.bs, ncpu);
 	free(s);
-	if (workload_fills(w)) {
-		s = fmt_bytes(bl_fill_pool_size(w->bs_max));
+	if (bl_params_fills(&w->p)) {
+		s = fmt_bytes(bl_fill_pool_size(w->p.bs_max));
 		fprintf(stderr, "blkload: and %s of write-data pool (--zero_buffers has none)\n", s);
 		free(s);
 	}
-	if (w->sample_ns) {
+	if (w->p.sample_ns) {
 		uint64_t ring = job_ring(w);
 
 		s = fmt_bytes(ring * sizeof(struct bl_sample) * ncpu);
@@ -105,86 +105,56 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 {
 	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_NEW, 0);
 	struct id_reply r = { 0 };
+	struct bl_params p = w->p;
 	int ret;
 
 	if (!msg)
 		return -ENOMEM;
-	nla_put_string(msg, BLKLOAD_A_PATH, dev);
-	nla_put_u32(msg, BLKLOAD_A_RW, w->rw);
-	nla_put_u32(msg, BLKLOAD_A_RWMIXREAD, w->rwmixread);
-	nla_put_u32(msg, BLKLOAD_A_BS, w->bs);
-	nla_put_u32(msg, BLKLOAD_A_IODEPTH, w->iodepth);
-	if (w->have_batch)
-		nla_put_u32(msg, BLKLOAD_A_BATCH, w->batch);
-	if (w->have_cpus)
-		put_cpus(msg, &w->cpus);
-	nla_put_u64(msg, BLKLOAD_A_OFFSET, w->offset);
-	if (w->size)
-		nla_put_u64(msg, BLKLOAD_A_SIZE, w->size);
-	if (w->runtime)
-		nla_put_u64(msg, BLKLOAD_A_RUNTIME, w->runtime);
-	if (w->ramp)
-		nla_put_u64(msg, BLKLOAD_A_RAMP_TIME, w->ramp);
-	if (w->number_ios)
-		nla_put_u64(msg, BLKLOAD_A_NUMBER_IOS, w->number_ios);
-	if (w->io_size)
-		nla_put_u64(msg, BLKLOAD_A_IO_SIZE, w->io_size);
-	nla_put_u64(msg, BLKLOAD_A_RANDSEED, w->randseed);
-	if (w->allow_write)
-		nla_put_flag(msg, BLKLOAD_A_ALLOW_WRITE);
-	if (w->force)
-		nla_put_flag(msg, BLKLOAD_A_FORCE);
+	/*
+	 * Only what differs from the module's default goes: a module before an
+	 * attribute refuses what it does not know. 0 means the default for
+	 * batch, thinktime_blocks and loops here.
+	 */
+	if (!w->have_batch)
+		p.batch = 0;
+	if (!p.think_blocks)
+		p.think_blocks = 1;
+	if (!p.loops)
+		p.loops = 1;
 	/*
 	 * With --start-at, start owns its jobs until they started (a killed
 	 * wait leaves none behind), then detaches them.
 	 */
-	if (w->detached && !w->start_at_ns)
-		nla_put_flag(msg, BLKLOAD_A_DETACHED);
-	if (w->no_lat)
-		nla_put_flag(msg, BLKLOAD_A_NO_LAT);
-	if (w->coe)
-		nla_put_u32(msg, BLKLOAD_A_CONTINUE_ON_ERROR, w->coe);
-	/* Only when asked: a module before them refuses what it does not know. */
-	if (w->rwmixtrim)
-		nla_put_u32(msg, BLKLOAD_A_RWMIXTRIM, w->rwmixtrim);
-	if (w->req)
-		nla_put_u32(msg, BLKLOAD_A_REQ_FLAGS, w->req);
-	if (w->rate_iops)
-		nla_put_u32(msg, BLKLOAD_A_RATE_IOPS, w->rate_iops);
-	if (w->rate_process)
-		nla_put_u32(msg, BLKLOAD_A_RATE_PROCESS, w->rate_process);
+	if (w->start_at_ns)
+		p.detached = false;
+	if (!samples)
+		p.sample_ns = 0;
+	p.sample_ring = p.sample_ns && (w->p.sample_ring || !w->p.detached) ? job_ring(w) : 0;
+	nla_put_string(msg, BLKLOAD_A_PATH, dev);
+	for (size_t i = 0; i < BL_PARAM_ATTRS_NR; i++) {
+		const struct bl_param_attr *a = &bl_param_attrs[i];
+		uint64_t v = bl_param_get(&p, a);
+
+		if (v == a->dflt)
+			continue;
+		if (a->kind == BL_PK_U32)
+			nla_put_u32(msg, a->type, (uint32_t)v);
+		else if (a->kind == BL_PK_U64)
+			nla_put_u64(msg, a->type, v);
+		else
+			nla_put_flag(msg, a->type);
+	}
+	if (w->have_cpus)
+		put_cpus(msg, &w->cpus);
 	/* Both directions: a module without them refuses the attribute, not half of it. */
-	if (w->nbs[0]) {
-		nla_put(msg, BLKLOAD_A_BS_SPLIT, (int)(w->nbs[0] * sizeof(w->bss[0][0])), w->bss[0]);
-		nla_put(msg, BLKLOAD_A_BS_SPLIT_WRITE, (int)(w->nbs[1] * sizeof(w->bss[1][0])),
-			w->bss[1]);
+	if (p.nbs[0]) {
+		uint32_t t[BL_GEN_BS_MAX][3];
+		unsigned int n = bl_params_split_get(&p, 0, t);
+
+		nla_put(msg, BLKLOAD_A_BS_SPLIT, (int)(n * sizeof(t[0])), t);
+		n = bl_params_split_get(&p, 1, t);
+		nla_put(msg, BLKLOAD_A_BS_SPLIT_WRITE, (int)(n * sizeof(t[0])), t);
 	}
-	if (w->think_ns)
-		nla_put_u64(msg, BLKLOAD_A_THINKTIME, w->think_ns);
-	if (w->think_blocks)
-		nla_put_u32(msg, BLKLOAD_A_THINKTIME_BLOCKS, w->think_blocks);
-	if (w->startdelay_ns)
-		nla_put_u64(msg, BLKLOAD_A_STARTDELAY, w->startdelay_ns);
-	if (w->loops > 1)
-		nla_put_u32(msg, BLKLOAD_A_LOOPS, w->loops);
-	if (w->buf_compress)
-		nla_put_u32(msg, BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE, w->buf_compress);
-	if (w->buf_dedupe)
-		nla_put_u32(msg, BLKLOAD_A_DEDUPE_PERCENTAGE, w->buf_dedupe);
-	if (w->zero_buffers)
-		nla_put_flag(msg, BLKLOAD_A_ZERO_BUFFERS);
-	if (w->verify)
-		nla_put_u32(msg, BLKLOAD_A_VERIFY, w->verify);
-	if (w->no_readback)
-		nla_put_flag(msg, BLKLOAD_A_VERIFY_NO_READBACK);
-	if (w->dist) {
-		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION, w->dist);
-		nla_put_u32(msg, BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM, w->dist_param);
-	}
-	if (samples && w->sample_ns)
-		nla_put_u64(msg, BLKLOAD_A_SAMPLE_INTERVAL, w->sample_ns);
-	if (samples && w->sample_ns && (w->sample_ring || !w->detached))
-		nla_put_u32(msg, BLKLOAD_A_SAMPLE_RING, job_ring(w));
 	ret = bl_nl_talk(nl, msg, id_parse, &r);
 	*id = r.id;
 	return ret;
@@ -197,14 +167,14 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_t *id,
 	    bool *samples)
 {
-	bool guard = workload_changes(w) && !w->force;
+	bool guard = bl_params_changes(&w->p) && !w->p.force;
 	unsigned int tries = 0;
 	int ret;
 
 	/* Who uses the device, and what is on it, in the user's terms (inuse.h). */
 	if (guard && !w->guarded && bl_write_guard(dev))
 		return -EBUSY;
-	ret = job_new_once(nl, w, dev, w->sample_ns != 0, id);
+	ret = job_new_once(nl, w, dev, w->p.sample_ns != 0, id);
 	/*
 	 * The module counts every opener, a passing one too: udev reads a
 	 * device for a moment each time a writer closes it (fio, an engine
@@ -213,10 +183,10 @@ int job_new(struct bl_nl *nl, const struct workload *w, const char *dev, uint32_
 	while (guard && ret == -EBUSY && nl->extack && strstr(nl->extack, "open by another") &&
 	       ++tries <= 30) {
 		usleep(100000);
-		ret = job_new_once(nl, w, dev, w->sample_ns != 0, id);
+		ret = job_new_once(nl, w, dev, w->p.sample_ns != 0, id);
 	}
 
-	*samples = w->sample_ns != 0;
+	*samples = w->p.sample_ns != 0;
 	if (ret == -EINVAL && *samples && nl->extack && strstr(nl->extack, "nknown attribute") &&
 	    (nl->extack_attr == BLKLOAD_A_SAMPLE_INTERVAL || nl->extack_attr == BLKLOAD_A_SAMPLE_RING)) {
 		fprintf(stderr, "blkload: %s: the module predates time series: no samples\n", dev);
@@ -643,7 +613,7 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		report_job(o, NULL, &jobs[i], name ? name : jobname ? jobname : jobs[i].path, &ro);
 		free(name);
 		job_sum(&sum, &jobs[i]);
-		sum.no_lat = jobs[i].no_lat;
+		sum.p.no_lat = jobs[i].p.no_lat;
 	}
 	/* Waves ran one after the other: the sum's time is theirs added up. */
 	if (n && jobs[n - 1].wave) {

@@ -5,8 +5,10 @@
  * values added next to fio's, and a text report laid out like fio's.
  *
  * Latencies: slat is from just before the IO's submit call to its return,
- * clat from there to the completion, lat both (each IO timed from its own
- * submission). Percentiles come from the one shared histogram layout
+ * clat from there to the reap that handed it back to its submitter, lat
+ * both (each IO timed from its own submission; one definition on every
+ * path, fio's). devlat, the module's alone, ends at the device's completion
+ * (bi_end_io) instead: in JSON only (devlat_ns), the text stays fio's. Percentiles come from the one shared histogram layout
  * (include/blkload/hist.h) and are bucket midpoints, within 0.78% of the
  * value; min, max, mean and stddev are exact.
  */
@@ -164,6 +166,9 @@ static void json_op(struct out *o, const char *key, const struct op_stats *op, u
 	json_lat(o, "clat_ns", op->split ? &op->clat : &none, op->split ? n : 0,
 		 op->split && !no_lat ? op->chist : NULL, ro);
 	json_lat(o, "lat_ns", &op->lat, n, no_lat ? NULL : op->hist, ro);
+	/* blkload's, the module's: submission to the device's completion, before the reap. */
+	if (op->has_devlat)
+		json_lat(o, "devlat_ns", &op->devlat, no_lat ? 0 : n, NULL, ro);
 	/* blkload's: from each IO's scheduled time (--rate_iops), waits for a slot included. */
 	if (op->has_sched)
 		json_lat(o, "sched_lat_ns", &op->sched, no_lat ? 0 : op->sched_n,
@@ -330,42 +335,42 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	if (!sum) {
 		out_u64(o, "job_id", NULL, j->id, NULL);
 		out_str(o, "device", NULL, j->path);
-		out_str(o, "rw", NULL, rw_name(j->rw));
-		out_u64(o, "rwmixread", NULL, j->rwmixread, NULL);
-		out_u64(o, "rwmixtrim", NULL, j->rwmixtrim, NULL);
-		out_u64(o, "rate_iops", NULL, j->rate_iops, NULL);
-		char *dn = dist_name(j->dist, j->dist_param);
+		out_str(o, "rw", NULL, rw_name(j->p.rw));
+		out_u64(o, "rwmixread", NULL, j->p.rwmixread, NULL);
+		out_u64(o, "rwmixtrim", NULL, j->p.rwmixtrim, NULL);
+		out_u64(o, "rate_iops", NULL, j->p.rate_iops, NULL);
+		char *dn = dist_name(j->p.dist, j->p.dist_param);
 
 		if (j->bssplit)
 			out_str(o, "bssplit", NULL, j->bssplit);
-		out_u64(o, "thinktime_ns", NULL, j->think_ns, NULL);
-		out_u64(o, "thinktime_blocks", NULL, j->think_blocks ? j->think_blocks : 1, NULL);
-		out_u64(o, "startdelay_ns", NULL, j->startdelay_ns, NULL);
-		out_u64(o, "loops", NULL, j->loops ? j->loops : 1, NULL);
-		out_u64(o, "buffer_compress_percentage", NULL, j->buf_compress, NULL);
-		out_u64(o, "dedupe_percentage", NULL, j->buf_dedupe, NULL);
-		out_u64(o, "zero_buffers", NULL, j->zero_buffers, NULL);
+		out_u64(o, "thinktime_ns", NULL, j->p.think_ns, NULL);
+		out_u64(o, "thinktime_blocks", NULL, j->p.think_blocks ? j->p.think_blocks : 1, NULL);
+		out_u64(o, "startdelay_ns", NULL, j->p.startdelay_ns, NULL);
+		out_u64(o, "loops", NULL, j->p.loops ? j->p.loops : 1, NULL);
+		out_u64(o, "buffer_compress_percentage", NULL, j->p.buf_compress, NULL);
+		out_u64(o, "dedupe_percentage", NULL, j->p.buf_dedupe, NULL);
+		out_u64(o, "zero_buffers", NULL, j->p.zero_buffers, NULL);
 		if (j->has_verify)
 			json_verify(o, j);
 		out_str(o, "random_distribution", NULL, dn);
 		free(dn);
 		out_str(o, "rate_process", NULL,
-			j->rate_process == BLKLOAD_RATE_PROCESS_POISSON ? "poisson" : "linear");
+			j->p.rate_process == BLKLOAD_RATE_PROCESS_POISSON ? "poisson" : "linear");
 		out_begin_array(o, "req", NULL);
 		for (unsigned int b = 0; b < 32; b++)
-			if (j->req >> b & 1)
+			if (j->p.req >> b & 1)
 				out_str(o, NULL, NULL, req_name(1U << b));
 		out_end_array(o);
-		out_u64(o, "bs", NULL, j->bs, NULL);
-		out_u64(o, "iodepth", NULL, j->iodepth, NULL);
-		out_u64(o, "iodepth_batch_submit", NULL, j->batch, NULL);
+		out_u64(o, "bs", NULL, j->p.bs, NULL);
+		out_u64(o, "iodepth", NULL, j->p.iodepth, NULL);
+		out_u64(o, "iodepth_batch_submit", NULL, j->p.batch, NULL);
 		out_str(o, "cpus", NULL, j->cpus);
-		out_u64(o, "offset", NULL, j->offset, NULL);
-		out_u64(o, "size", NULL, j->size, NULL);
-		out_u64(o, "number_ios", NULL, j->number_ios, NULL);
-		out_u64(o, "runtime_ns", NULL, j->runtime, NULL);
-		out_u64(o, "ramp_time_ns", NULL, j->ramp, NULL);
-		out_u64(o, "randseed", NULL, j->randseed, NULL);
+		out_u64(o, "offset", NULL, j->p.offset, NULL);
+		out_u64(o, "size", NULL, j->p.size, NULL);
+		out_u64(o, "number_ios", NULL, j->p.number_ios, NULL);
+		out_u64(o, "runtime_ns", NULL, j->p.runtime_ns, NULL);
+		out_u64(o, "ramp_time_ns", NULL, j->p.ramp_ns, NULL);
+		out_u64(o, "randseed", NULL, j->p.randseed, NULL);
 		out_u64(o, "dev_size", NULL, j->dev_size, NULL);
 		out_u64(o, "dev_lbs", NULL, j->dev_lbs, NULL);
 		out_str(o, "state", NULL, state_name(j->state));
@@ -378,9 +383,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
 	out_u64(o, "inflight", NULL, j->inflight, NULL);
 	out_u64(o, "stall_max_ns", NULL, j->stall_max, NULL);
-	json_op(o, "read", &j->op[OP_READ], j->elapsed, j->no_lat, ro, &j->ser, OP_READ);
-	json_op(o, "write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro, &j->ser, OP_WRITE);
-	json_op(o, "trim", &j->op[OP_TRIM], j->elapsed, j->no_lat, ro, &j->ser, OP_TRIM);
+	json_op(o, "read", &j->op[OP_READ], j->elapsed, j->p.no_lat, ro, &j->ser, OP_READ);
+	json_op(o, "write", &j->op[OP_WRITE], j->elapsed, j->p.no_lat, ro, &j->ser, OP_WRITE);
+	json_op(o, "trim", &j->op[OP_TRIM], j->elapsed, j->p.no_lat, ro, &j->ser, OP_TRIM);
 	out_begin_object(o, "sync", NULL);
 	out_u64(o, "total_ios", NULL, 0, NULL);
 	json_lat(o, "lat_ns", &none.lat, 0, NULL, ro);
@@ -426,14 +431,14 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	op_sum(&all, &j->op[OP_WRITE]);
 	op_sum(&all, &j->op[OP_TRIM]);
 	/* fio's distribution is of clat (lat where the split is unknown). */
-	if (!j->no_lat)
+	if (!j->p.no_lat)
 		hist = all.split && all.chist ? all.chist : all.hist;
 	json_lat_dist(o, hist, hist ? all.ios : 0);
 	op_clear(&all);
 	if (j->ser.interval)
-		json_series(o, &j->ser, j->no_lat, ro);
+		json_series(o, &j->ser, j->p.no_lat, ro);
 	/* fio's latency_target options do not exist here: their defaults. */
-	out_u64(o, "latency_depth", NULL, j->iodepth, NULL);
+	out_u64(o, "latency_depth", NULL, j->p.iodepth, NULL);
 	out_u64(o, "latency_target", NULL, 0, NULL);
 	out_double(o, "latency_percentile", NULL, 100.0, 6, NULL);
 	out_u64(o, "latency_window", NULL, 0, NULL);
@@ -449,9 +454,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 			out_u64(o, "inflight", NULL, q->inflight, NULL);
 			out_u64(o, "stall_max_ns", NULL, q->stall_max, NULL);
 			/* The kernel sends each queue's latency too: kept. */
-			json_op(o, "read", &q->op[OP_READ], j->elapsed, j->no_lat, ro, NULL, 0);
-			json_op(o, "write", &q->op[OP_WRITE], j->elapsed, j->no_lat, ro, NULL, 0);
-			json_op(o, "trim", &q->op[OP_TRIM], j->elapsed, j->no_lat, ro, NULL, 0);
+			json_op(o, "read", &q->op[OP_READ], j->elapsed, j->p.no_lat, ro, NULL, 0);
+			json_op(o, "write", &q->op[OP_WRITE], j->elapsed, j->p.no_lat, ro, NULL, 0);
+			json_op(o, "trim", &q->op[OP_TRIM], j->elapsed, j->p.no_lat, ro, NULL, 0);
 			depth_shares(q->depth_ns, depth);
 			out_begin_object(o, "iodepth_level", NULL);
 			for (unsigned int k = 0; k < BL_DEPTH_NR; k++)
@@ -593,7 +598,7 @@ static void text_dist(const struct job *j)
 	op_sum(&all, &j->op[OP_READ]);
 	op_sum(&all, &j->op[OP_WRITE]);
 	op_sum(&all, &j->op[OP_TRIM]);
-	if (!j->no_lat && all.hist && all.ios) {
+	if (!j->p.no_lat && all.hist && all.ios) {
 		lat_dist(all.split && all.chist ? all.chist : all.hist, all.ios, &d);
 		for (unsigned int u = 0; u < 3; u++) {
 			const double *v = u == 0 ? d.ns : u == 1 ? d.us : d.ms;
@@ -642,23 +647,23 @@ static void text_job(const struct job *j, const char *name, const struct report_
 	if (sum) {
 		printf("%u queues\n", j->nr_cpus);
 	} else {
-		char *req = req_names(j->req);
+		char *req = req_names(j->p.req);
 
 		printf("job %u on %s, rw=%s, bs=%u, iodepth=%u, cpus=%s", j->id, j->path,
-		       rw_name(j->rw), j->bs, j->iodepth, j->cpus);
-		if (j->rwmixtrim)
-			printf(", rwmixtrim=%u", j->rwmixtrim);
+		       rw_name(j->p.rw), j->p.bs, j->p.iodepth, j->cpus);
+		if (j->p.rwmixtrim)
+			printf(", rwmixtrim=%u", j->p.rwmixtrim);
 		if (j->bssplit)
 			printf(", bssplit=%s", j->bssplit);
-		if (j->dist) {
-			char *dn = dist_name(j->dist, j->dist_param);
+		if (j->p.dist) {
+			char *dn = dist_name(j->p.dist, j->p.dist_param);
 
 			printf(", random_distribution=%s", dn);
 			free(dn);
 		}
-		if (j->rate_iops)
-			printf(", rate_iops=%u%s", j->rate_iops,
-			       j->rate_process == BLKLOAD_RATE_PROCESS_POISSON ? " poisson" : "");
+		if (j->p.rate_iops)
+			printf(", rate_iops=%u%s", j->p.rate_iops,
+			       j->p.rate_process == BLKLOAD_RATE_PROCESS_POISSON ? " poisson" : "");
 		if (*req)
 			printf(", %s", req);
 		printf(": %s", state_name(j->state));
@@ -670,11 +675,11 @@ static void text_job(const struct job *j, const char *name, const struct report_
 		printf("\n");
 	}
 	if (j->op[OP_READ].ios || j->op[OP_READ].errors || (!sum && job_has_op(j, OP_READ)))
-		text_op("read", &j->op[OP_READ], j->elapsed, j->no_lat, ro, &j->ser, OP_READ);
+		text_op("read", &j->op[OP_READ], j->elapsed, j->p.no_lat, ro, &j->ser, OP_READ);
 	if (j->op[OP_WRITE].ios || j->op[OP_WRITE].errors || (!sum && job_has_op(j, OP_WRITE)))
-		text_op("write", &j->op[OP_WRITE], j->elapsed, j->no_lat, ro, &j->ser, OP_WRITE);
+		text_op("write", &j->op[OP_WRITE], j->elapsed, j->p.no_lat, ro, &j->ser, OP_WRITE);
 	if (j->op[OP_TRIM].ios || j->op[OP_TRIM].errors || (!sum && job_has_op(j, OP_TRIM)))
-		text_op("trim", &j->op[OP_TRIM], j->elapsed, j->no_lat, ro, &j->ser, OP_TRIM);
+		text_op("trim", &j->op[OP_TRIM], j->elapsed, j->p.no_lat, ro, &j->ser, OP_TRIM);
 	text_dist(j);
 	if (j->has_verify)
 		text_verify(j);
@@ -692,7 +697,7 @@ static void text_job(const struct job *j, const char *name, const struct report_
 				printf(", trim ios=%" PRIu64, q->op[OP_TRIM].ios);
 			printf(", cpu %.3f s, inflight %" PRIu64, (double)q->cpu_time / 1e9,
 			       q->inflight);
-			if (!j->no_lat)
+			if (!j->p.no_lat)
 				printf(", lat mean read %.0f write %.0f ns",
 				       bl_lat_mean(&q->op[OP_READ].lat, q->op[OP_READ].ios),
 				       bl_lat_mean(&q->op[OP_WRITE].lat, q->op[OP_WRITE].ios));

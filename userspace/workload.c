@@ -14,6 +14,7 @@
 #include "parse.h"
 #include "util.h"
 #include "workload.h"
+#include "engines/engine.h"
 
 const double default_percentiles[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
@@ -23,17 +24,10 @@ const double default_percentiles[] = {
 
 /*
  * The one table of run's options: parsing (getopt, each name in both
- * spellings), --help and the shell completion come from it. An entry
- * without help is an alias of the entry before it with the same value.
+ * spellings), --help and the shell completion come from it, and from the
+ * options each engine declares (engine_ops.opts, parsed by the engine). An
+ * entry without help is an alias of the entry before it with the same value.
  */
-struct wopt {
-	const char *name;
-	int has_arg;
-	int val;
-	const char *arg;	/* the value's name in --help */
-	const char *help;
-};
-
 static const struct wopt wopts[] = {
 	{ "dev", required_argument, OPT_DEV, "DEV", "target block device (repeat for more jobs)" },
 	{ "filename", required_argument, OPT_FILENAME, "DEV",
@@ -137,15 +131,8 @@ static const struct wopt wopts[] = {
 	  "how long a stop waits for in-flight IO (5s); Ctrl-C stops, a second detaches" },
 	{ "per-cpu", no_argument, OPT_PER_CPU, NULL, "per-CPU queue breakdown in the report" },
 	{ "ioengine", required_argument, OPT_ENGINE, "NAME",
-	  "kernel (the module, default), io_uring, libaio, librbd (also 'rbd')" },
+	  "the client path: kernel (the module, default) or a userspace engine (below)" },
 	{ "engine", required_argument, OPT_ENGINE, NULL, NULL },
-	{ "pool", required_argument, OPT_POOL, "P", "librbd: the images' pool" },
-	{ "rbdname", required_argument, OPT_RBDNAME, "IMG",
-	  "librbd: image IMG (repeat for more jobs)" },
-	{ "clientname", required_argument, OPT_CLIENTNAME, "NAME",
-	  "librbd: Ceph client name (admin)" },
-	{ "rbd_connection", required_argument, OPT_RBD_CONN, "run|job",
-	  "librbd: one cluster connection per run (default) or per job" },
 	{ "cpu-exclude", required_argument, OPT_CPU_EXCLUDE, "NAMES",
 	  "processes left out of the client CPU (auto: the Ceph daemons; none; or comm names)" },
 	{ "continue_on_error", required_argument, OPT_COE, "WHAT",
@@ -177,15 +164,47 @@ static const struct wopt wopts[] = {
 	{ "help", no_argument, OPT_HELP, NULL, "this text" },
 };
 
+/* Options in all: the core table's, then each engine's. */
+static size_t wopt_count(void)
+{
+	size_t n = ARRAY_SIZE(wopts);
+
+	for (const struct engine_ops *const *e = engine_all(); *e; e++)
+		n += (*e)->nr_opts;
+	return n;
+}
+
+/* Option @i of all; @owner: the engine that declares it, or NULL (the core's). */
+static const struct wopt *wopt_at(size_t i, const struct engine_ops **owner)
+{
+	if (owner)
+		*owner = NULL;
+	if (i < ARRAY_SIZE(wopts))
+		return &wopts[i];
+	i -= ARRAY_SIZE(wopts);
+	for (const struct engine_ops *const *e = engine_all(); *e; e++) {
+		if (i < (*e)->nr_opts) {
+			if (owner)
+				*owner = *e;
+			return &(*e)->opts[i];
+		}
+		i -= (*e)->nr_opts;
+	}
+	return NULL;
+}
+
 /* The getopt table, each name once (opts_both_spellings adds the other spelling). */
 static struct option *workload_getopt(void)
 {
-	struct option *o = xcalloc(ARRAY_SIZE(wopts) + 1, sizeof(*o));
+	size_t n = wopt_count();
+	struct option *o = xcalloc(n + 1, sizeof(*o));
 
-	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++) {
-		o[i].name = wopts[i].name;
-		o[i].has_arg = wopts[i].has_arg;
-		o[i].val = wopts[i].val;
+	for (size_t i = 0; i < n; i++) {
+		const struct wopt *w = wopt_at(i, NULL);
+
+		o[i].name = w->name;
+		o[i].has_arg = w->has_arg;
+		o[i].val = w->val;
 	}
 	return o;
 }
@@ -193,16 +212,16 @@ static struct option *workload_getopt(void)
 /* "--rw, --readwrite PATTERN": an entry and its aliases. */
 static char *opt_names(size_t i)
 {
-	char *s = xasprintf("--%s", wopts[i].name), *t;
+	const struct wopt *o = wopt_at(i, NULL), *k;
+	char *s = xasprintf("--%s", o->name), *t;
 
-	for (size_t k = i + 1; k < ARRAY_SIZE(wopts) && !wopts[k].help &&
-	     wopts[k].val == wopts[i].val; k++) {
-		t = xasprintf("%s, --%s", s, wopts[k].name);
+	for (size_t j = i + 1; (k = wopt_at(j, NULL)) && !k->help && k->val == o->val; j++) {
+		t = xasprintf("%s, --%s", s, k->name);
 		free(s);
 		s = t;
 	}
-	if (wopts[i].arg) {
-		t = xasprintf("%s %s", s, wopts[i].arg);
+	if (o->arg) {
+		t = xasprintf("%s %s", s, o->arg);
 		free(s);
 		s = t;
 	}
@@ -238,12 +257,13 @@ static void print_list(FILE *f, int val, const char *what)
 {
 	char *s = xstrdup("");
 
-	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++) {
+	for (size_t i = 0; i < wopt_count(); i++) {
+		const struct wopt *o = wopt_at(i, NULL);
 		char *t;
 
-		if (wopts[i].val != val)
+		if (o->val != val)
 			continue;
-		t = xasprintf("%s%s--%s", s, *s ? " " : "", wopts[i].name);
+		t = xasprintf("%s%s--%s", s, *s ? " " : "", o->name);
 		free(s);
 		s = t;
 	}
@@ -264,11 +284,17 @@ void workload_usage(FILE *f, const char *cmd)
 		"suffixes (kb_base), times s/ms/us/m/h.\n"
 		"\n",
 		cmd, cmd);
-	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++) {
+	for (size_t i = 0; i < wopt_count(); i++) {
+		const struct engine_ops *owner, *prev = NULL;
+		const struct wopt *o = wopt_at(i, &owner);
 		char *names;
 		int col;
 
-		if (!wopts[i].help)
+		if (i)
+			wopt_at(i - 1, &prev);
+		if (owner && owner != prev)
+			fprintf(f, "\n%s (--ioengine %s): %s\n", owner->name, owner->name, owner->help);
+		if (!o->help)
 			continue;
 		names = opt_names(i);
 		col = fprintf(f, "  %-28s", names);
@@ -276,9 +302,11 @@ void workload_usage(FILE *f, const char *cmd)
 			fprintf(f, "\n%30s", "");
 			col = 30;
 		}
-		print_wrapped(f, wopts[i].help, col, 30);
+		print_wrapped(f, o->help, col, 30);
 		free(names);
 	}
+	fprintf(f, "\nengines (--ioengine):\n");
+	engine_list(f);
 	fputc('\n', f);
 	print_list(f, OPT_FIO_NOOP, "fio's, accepted: blkload does that anyway");
 	print_list(f, OPT_FIO_NO, "fio's, refused (not in blkload yet)");
@@ -286,9 +314,12 @@ void workload_usage(FILE *f, const char *cmd)
 
 void workload_complete(FILE *f, char sep)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(wopts); i++)
-		fprintf(f, "%s--%s%s", i ? (char[]){ sep, 0 } : "", wopts[i].name,
-			wopts[i].has_arg == required_argument ? "=" : "");
+	for (size_t i = 0; i < wopt_count(); i++) {
+		const struct wopt *o = wopt_at(i, NULL);
+
+		fprintf(f, "%s--%s%s", i ? (char[]){ sep, 0 } : "", o->name,
+			o->has_arg == required_argument ? "=" : "");
+	}
 }
 
 
@@ -434,24 +465,24 @@ static int bs_one(char *s, bool range, uint32_t t[][3])
 int bs_parse(struct workload *w, const char *s, bool range)
 {
 	char *copy = xstrdup(s), *comma = strchr(copy, ',');
+	uint32_t t[2][BL_GEN_BS_MAX][3];
+	const char *why = NULL;
 	int n[2];
 
 	if (comma)
 		*comma = '\0';
-	n[0] = bs_one(copy, range, w->bss[0]);
-	n[1] = comma ? bs_one(comma + 1, range, w->bss[1]) : n[0];
+	n[0] = bs_one(copy, range, t[0]);
+	n[1] = comma ? bs_one(comma + 1, range, t[1]) : n[0];
 	free(copy);
-	if (n[0] < 0 || n[1] < 0) {
+	if (n[0] < 0 || n[1] < 0 ||
+	    bl_params_split_set(&w->p, 0, t[0], (unsigned int)n[0], &why) ||
+	    bl_params_split_set(&w->p, 1, comma ? t[1] : t[0], (unsigned int)n[1], &why)) {
 		fprintf(stderr, "blkload: --%s %s: %s\n", range ? "bsrange" : "bssplit", s,
-			range ? "LO-HI with sizes (4k-64k), a second for writes after a comma" :
+			why ? why : range ? "LO-HI with sizes (4k-64k), a second for writes after a comma" :
 			"SIZE/PERCENT entries separated by ':', the percents adding up to 100, "
 			"at most 16 (4k/50:64k/40:1m/10), writes' after a comma");
 		return -1;
 	}
-	if (!comma)
-		memcpy(w->bss[1], w->bss[0], sizeof(w->bss[0]));
-	w->nbs[0] = (uint32_t)n[0];
-	w->nbs[1] = (uint32_t)n[1];
 	return 0;
 }
 
@@ -489,7 +520,8 @@ void workload_free(struct workload *w)
 
 int workload_option_known(const char *name)
 {
-	for (const struct wopt *o = wopts; o < wopts + ARRAY_SIZE(wopts); o++) {
+	for (size_t i = 0; i < wopt_count(); i++) {
+		const struct wopt *o = wopt_at(i, NULL);
 		const char *a = o->name, *b = name;
 
 		while (*a && (*a == *b || ((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))) {
@@ -638,8 +670,8 @@ static int logs_check(struct workload *w, bool have_sample, const char *cmd)
 			*p[i] = w->name ? w->name : "blkload";
 
 	if (!have_sample && (lg->avg_ns || lg->hist_ns)) {
-		w->sample_ns = lg->avg_ns ? lg->avg_ns : lg->hist_ns;
-		if (w->sample_ns < 10000000ULL) {
+		w->p.sample_ns = lg->avg_ns ? lg->avg_ns : lg->hist_ns;
+		if (w->p.sample_ns < 10000000ULL) {
 			fprintf(stderr, "blkload: %s: log_avg_msec and log_hist_msec are at least 10 (the shortest sample interval)\n",
 				cmd);
 			return -1;
@@ -647,28 +679,28 @@ static int logs_check(struct workload *w, bool have_sample, const char *cmd)
 	}
 	w->sample_given = have_sample || lg->avg_ns || lg->hist_ns;
 	if (!lg->avg_ns)
-		lg->avg_ns = w->sample_ns;
+		lg->avg_ns = w->p.sample_ns;
 	if (!lg->hist_ns)
 		lg->hist_ns = lg->avg_ns;
-	if ((any || w->status_ns || w->samples_csv) && !w->sample_ns) {
+	if ((any || w->status_ns || w->samples_csv) && !w->p.sample_ns) {
 		fprintf(stderr, "blkload: %s: logs, --status-interval and --samples-csv need samples (--sample-interval is 0)\n",
 			cmd);
 		return -1;
 	}
-	if (w->sample_ns && (lg->avg_ns % w->sample_ns || lg->hist_ns % w->sample_ns ||
-			     lg->avg_ns < w->sample_ns || lg->hist_ns < w->sample_ns)) {
+	if (w->p.sample_ns && (lg->avg_ns % w->p.sample_ns || lg->hist_ns % w->p.sample_ns ||
+			     lg->avg_ns < w->p.sample_ns || lg->hist_ns < w->p.sample_ns)) {
 		fprintf(stderr, "blkload: %s: log_avg_msec and log_hist_msec must be multiples of --sample-interval (%" PRIu64 " ms)\n",
-			cmd, w->sample_ns / 1000000);
+			cmd, w->p.sample_ns / 1000000);
 		return -1;
 	}
-	if (w->status_ns && w->engine) {
+	if (w->status_ns && engine_find(w->engine) && !engine_find(w->engine)->live) {
 		fprintf(stderr, "blkload: %s: --status-interval is for the kernel engine (userspace engines report at the end)\n",
 			cmd);
 		return -1;
 	}
-	if (w->sample_ns && w->status_ns && (w->status_ns % w->sample_ns || w->status_ns < w->sample_ns)) {
+	if (w->p.sample_ns && w->status_ns && (w->status_ns % w->p.sample_ns || w->status_ns < w->p.sample_ns)) {
 		fprintf(stderr, "blkload: %s: --status-interval must be a multiple of --sample-interval (%" PRIu64 " ms)\n",
-			cmd, w->sample_ns / 1000000);
+			cmd, w->p.sample_ns / 1000000);
 		return -1;
 	}
 	return 0;
@@ -683,11 +715,12 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	int c, idx;
 
 	memset(w, 0, sizeof(*w));
-	w->rwmixread = 50;
-	w->bs = 4096;
-	w->iodepth = 1;
+	w->p.rwmixread = 50;
+	w->p.bs = 4096;
+	w->p.iodepth = 1;
 	w->drain_ms = 5000;
-	w->sample_ns = 1000000000ULL;
+	w->engine = "kernel";
+	w->p.sample_ns = 1000000000ULL;
 	w->logs.coarseness = BL_SHIST_SHIFT;
 	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
 	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
@@ -776,30 +809,30 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				cmd, opts[idx].name);
 			return -1;
 		case OPT_RW:
-			if (rw_parse(optarg, &w->rw))
+			if (rw_parse(optarg, &w->p.rw))
 				ret = bad_value(opts[idx].name, optarg,
 						"one of read write randread randwrite rw randrw trim randtrim");
 			w->have_rw = true;
 			break;
 		case OPT_RWMIXREAD:
-			ret = parse_u32_range(optarg, 0, 100, &w->rwmixread) ?
+			ret = parse_u32_range(optarg, 0, 100, &w->p.rwmixread) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
 		case OPT_RATE_IOPS:
-			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->rate_iops) ?
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->p.rate_iops) ?
 			      bad_value(opts[idx].name, optarg,
 					"IOs a second, a number (fio's read,write form: one number here)") : 0;
 			break;
 		case OPT_RATE_PROCESS:
 			if (!strcmp(optarg, "linear"))
-				w->rate_process = BLKLOAD_RATE_PROCESS_LINEAR;
+				w->p.rate_process = BLKLOAD_RATE_PROCESS_LINEAR;
 			else if (!strcmp(optarg, "poisson"))
-				w->rate_process = BLKLOAD_RATE_PROCESS_POISSON;
+				w->p.rate_process = BLKLOAD_RATE_PROCESS_POISSON;
 			else
 				ret = bad_value(opts[idx].name, optarg, "linear or poisson");
 			break;
 		case OPT_RANDOM_DIST:
-			ret = dist_parse(optarg, &w->dist, &w->dist_param) ?
+			ret = dist_parse(optarg, &w->p.dist, &w->p.dist_param) ?
 			      bad_value(opts[idx].name, optarg,
 					"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100)") : 0;
 			break;
@@ -809,22 +842,22 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			/* fio's thinktime is in microseconds without a unit. */
 			if (!parse_u64(optarg, &us)) {
 				ret = us > 3600000000ULL ? -1 : 0;
-				w->think_ns = us * 1000;
+				w->p.think_ns = us * 1000;
 			} else {
-				ret = parse_time_ns(optarg, &w->think_ns);
+				ret = parse_time_ns(optarg, &w->p.think_ns);
 			}
-			if (ret || w->think_ns > 3600000000000ULL)
+			if (ret || w->p.think_ns > 3600000000000ULL)
 				ret = bad_value(opts[idx].name, optarg,
 						"microseconds, or a time such as 5ms, up to 1h");
 			break;
 		}
 		case OPT_THINKTIME_BLOCKS:
-			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->think_blocks) ?
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->p.think_blocks) ?
 			      bad_value(opts[idx].name, optarg, "a number of IOs, at least 1") : 0;
 			break;
 		case OPT_STARTDELAY:
-			ret = parse_time_ns(optarg, &w->startdelay_ns) ||
-			      w->startdelay_ns > 3600000000000ULL ?
+			ret = parse_time_ns(optarg, &w->p.startdelay_ns) ||
+			      w->p.startdelay_ns > 3600000000000ULL ?
 			      bad_value(opts[idx].name, optarg, "a time such as 2s, up to 1h") : 0;
 			break;
 		case OPT_START_AT: {
@@ -848,22 +881,22 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		}
 		case OPT_LOOPS:
-			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->loops) ?
+			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->p.loops) ?
 			      bad_value(opts[idx].name, optarg, "a number, at least 1") : 0;
 			break;
 		case OPT_BUF_COMPRESS:
-			ret = parse_u32_range(optarg, 0, 100, &w->buf_compress) ?
+			ret = parse_u32_range(optarg, 0, 100, &w->p.buf_compress) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
 		case OPT_DEDUPE:
-			ret = parse_u32_range(optarg, 0, 100, &w->buf_dedupe) ?
+			ret = parse_u32_range(optarg, 0, 100, &w->p.buf_dedupe) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
 		case OPT_VERIFY:
 			if (!strcmp(optarg, "crc32c") || !strcmp(optarg, "crc32c-intel"))
-				w->verify = BLKLOAD_VERIFY_CRC32C;
+				w->p.verify = BLKLOAD_VERIFY_CRC32C;
 			else if (!strcmp(optarg, "0") || !strcmp(optarg, "none"))
-				w->verify = BLKLOAD_VERIFY_NONE;
+				w->p.verify = BLKLOAD_VERIFY_NONE;
 			else
 				ret = bad_value(opts[idx].name, optarg, "crc32c (or 0, none)");
 			break;
@@ -871,14 +904,14 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
 				ret = bad_value(opts[idx].name, optarg, "0 or 1");
 			else
-				w->no_readback = !strcmp(optarg, "0");
+				w->p.verify_no_readback = !strcmp(optarg, "0");
 			break;
 		case OPT_ZERO_BUFFERS:
 			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1")) {
 				ret = bad_value(opts[idx].name, optarg, "0 or 1");
 				break;
 			}
-			w->zero_buffers = !optarg || !strcmp(optarg, "1");
+			w->p.zero_buffers = !optarg || !strcmp(optarg, "1");
 			break;
 		case OPT_BSSPLIT:
 		case OPT_BSRANGE:
@@ -886,7 +919,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				return -1;
 			break;
 		case OPT_RWMIXTRIM:
-			ret = parse_u32_range(optarg, 0, 100, &w->rwmixtrim) ?
+			ret = parse_u32_range(optarg, 0, 100, &w->p.rwmixtrim) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
 		case OPT_FUA:
@@ -908,15 +941,15 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				break;
 			}
 			if (optarg && !strcmp(optarg, "0"))
-				w->req &= ~bit[c - OPT_FUA];
+				w->p.req &= ~bit[c - OPT_FUA];
 			else
-				w->req |= bit[c - OPT_FUA];
+				w->p.req |= bit[c - OPT_FUA];
 			break;
 		}
 		case OPT_RWMIXWRITE:
 			ret = parse_u32_range(optarg, 0, 100, &u32) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
-			w->rwmixread = 100 - u32;
+			w->p.rwmixread = 100 - u32;
 			break;
 		case OPT_BS: {
 			uint64_t v;
@@ -924,15 +957,15 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			/* Only the syntax here: the module says what it accepts. */
 			if (parse_size(optarg, &v) || v > UINT32_MAX)
 				ret = bad_value(opts[idx].name, optarg, "a size such as 4k");
-			w->bs = (uint32_t)v;
+			w->p.bs = (uint32_t)v;
 			break;
 		}
 		case OPT_IODEPTH:
-			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->iodepth) ?
+			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->p.iodepth) ?
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_BATCH:
-			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->batch) ?
+			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->p.batch) ?
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			w->have_batch = true;
 			break;
@@ -942,29 +975,29 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			w->have_cpus = true;
 			break;
 		case OPT_OFFSET:
-			ret = parse_size(optarg, &w->offset) ? bad_value(opts[idx].name, optarg, "a size") : 0;
+			ret = parse_size(optarg, &w->p.offset) ? bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_SIZE:
-			ret = parse_size(optarg, &w->size) ? bad_value(opts[idx].name, optarg, "a size") : 0;
+			ret = parse_size(optarg, &w->p.size) ? bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_IO_SIZE:
-			ret = parse_size(optarg, &w->io_size) ?
+			ret = parse_size(optarg, &w->p.io_size) ?
 			      bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_RUNTIME:
-			ret = parse_time_ns(optarg, &w->runtime) ?
+			ret = parse_time_ns(optarg, &w->p.runtime_ns) ?
 			      bad_value(opts[idx].name, optarg, "a time such as 10s") : 0;
 			break;
 		case OPT_RAMP:
-			ret = parse_time_ns(optarg, &w->ramp) ?
+			ret = parse_time_ns(optarg, &w->p.ramp_ns) ?
 			      bad_value(opts[idx].name, optarg, "a time such as 2s") : 0;
 			break;
 		case OPT_NUMBER_IOS:
-			ret = parse_u64(optarg, &w->number_ios) ?
+			ret = parse_u64(optarg, &w->p.number_ios) ?
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_RANDSEED:
-			ret = parse_u64(optarg, &w->randseed) ?
+			ret = parse_u64(optarg, &w->p.randseed) ?
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_DRAIN:
@@ -973,15 +1006,15 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 					"milliseconds, or a time such as 5s, up to 1h") : 0;
 			break;
 		case OPT_ALLOW_WRITE:
-			w->allow_write = true;
+			w->p.allow_write = true;
 			break;
 		case OPT_FORCE:
-			w->force = true;
+			w->p.force = true;
 			break;
 		case OPT_NO_LAT:
 			if (optarg && strcmp(optarg, "0") && strcmp(optarg, "1"))
 				ret = bad_value(opts[idx].name, optarg, "0 or 1");
-			w->no_lat = !optarg || !strcmp(optarg, "1");
+			w->p.no_lat = !optarg || !strcmp(optarg, "1");
 			break;
 		case OPT_PERCENTILES:
 			ret = parse_percentiles(optarg, &w->ro);
@@ -998,41 +1031,26 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			w->ro.queues = true;
 			break;
 		case OPT_ENGINE:
-			/* "kernel" is the module; the CLI checks the others. */
-			w->engine = strcmp(optarg, "kernel") ? optarg : NULL;
-			break;
-		case OPT_POOL:
-			w->pool = optarg;
+			/* The CLI checks that it exists (engine_find()). */
+			w->engine = optarg;
 			break;
 		case OPT_CPU_EXCLUDE:
 			w->cpu_exclude = optarg;
 			break;
-		case OPT_RBDNAME:
-			w->images = xrealloc(w->images, (w->nr_images + 1) * sizeof(*w->images));
-			w->images[w->nr_images++] = optarg;
-			break;
-		case OPT_CLIENTNAME:
-			w->clientname = optarg;
-			break;
-		case OPT_RBD_CONN:
-			if (strcmp(optarg, "run") && strcmp(optarg, "job"))
-				ret = bad_value(opts[idx].name, optarg, "run or job");
-			w->rbd_conn_per_job = !strcmp(optarg, "job");
-			break;
 		case OPT_COE:
-			ret = coe_parse(optarg, &w->coe) ?
+			ret = coe_parse(optarg, &w->p.coe) ?
 			      bad_value(opts[idx].name, optarg,
 					"one of none read write io all (verify failures never stop a job)") : 0;
 			break;
 		case OPT_SAMPLE_INTERVAL:
-			ret = parse_time_ns(optarg, &w->sample_ns) ||
-			      (w->sample_ns && w->sample_ns < 10000000ULL) ||
-			      w->sample_ns > 3600000000000ULL ?
+			ret = parse_time_ns(optarg, &w->p.sample_ns) ||
+			      (w->p.sample_ns && w->p.sample_ns < 10000000ULL) ||
+			      w->p.sample_ns > 3600000000000ULL ?
 			      bad_value(opts[idx].name, optarg, "0 (none), or 10ms to 1h") : 0;
 			have_sample = true;
 			break;
 		case OPT_SAMPLE_RING:
-			ret = parse_u32_range(optarg, 2, 65536, &w->sample_ring) ?
+			ret = parse_u32_range(optarg, 2, 65536, &w->p.sample_ring) ?
 			      bad_value(opts[idx].name, optarg, "a number from 2 to 65536") : 0;
 			break;
 		case OPT_STATUS_INTERVAL:
@@ -1085,6 +1103,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			workload_usage(stdout, cmd);
 			return 1;
 		default:
+			/* An engine's own option: the engine parses it. */
+			if (engine_of_opt(c)) {
+				ret = engine_of_opt(c)->parse_opt(w, c, opts[idx].name, optarg);
+				break;
+			}
 			/* getopt named the option; not the whole usage again. */
 			fprintf(stderr, "blkload: '%s --help' lists the options\n", cmd);
 			return -1;
@@ -1095,17 +1118,17 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	if (fio_cpus(w, numjobs, allowed, split, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
 	/* A split: bs is its smallest size, the unit of every size and offset (fio's blockalign). */
-	w->bs_max = w->bs;
-	if (w->nbs[0]) {
+	w->p.bs_max = w->p.bs;
+	if (w->p.nbs[0]) {
 		uint32_t lo = UINT32_MAX, hi = 0;
 
 		for (int d = 0; d < 2; d++)
-			for (uint32_t i = 0; i < w->nbs[d]; i++) {
-				lo = w->bss[d][i][0] < lo ? w->bss[d][i][0] : lo;
-				hi = w->bss[d][i][1] > hi ? w->bss[d][i][1] : hi;
+			for (uint32_t i = 0; i < w->p.nbs[d]; i++) {
+				lo = w->p.bss[d][i].lo < lo ? w->p.bss[d][i].lo : lo;
+				hi = w->p.bss[d][i].hi > hi ? w->p.bss[d][i].hi : hi;
 			}
-		w->bs = lo;
-		w->bs_max = hi;
+		w->p.bs = lo;
+		w->p.bs_max = hi;
 	}
 	/* Arguments: fio job files (run and start); the options then apply to every job. */
 	for (; optind < argc; optind++) {
@@ -1119,7 +1142,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (w->nr_jobfiles)
 		return 0;
-	if (w->nr_images && (!w->engine || (strcmp(w->engine, "librbd") && strcmp(w->engine, "rbd")))) {
+	if (w->nr_images && (!engine_find(w->engine) || !engine_find(w->engine)->images)) {
 		fprintf(stderr, "blkload: %s: --rbdname takes --engine librbd\n", cmd);
 		return -1;
 	}
@@ -1128,32 +1151,4 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		return -1;
 	}
 	return 0;
-}
-
-/* Whether the workload changes the device (writes or trims): bl_writes() in the module. */
-bool workload_changes(const struct workload *w)
-{
-	return (w->rw != BLKLOAD_RW_READ && w->rw != BLKLOAD_RW_RANDREAD) || w->rwmixtrim;
-}
-
-/* Whether the workload writes (not only reads and trims): bl_has_writes() in the module. */
-bool workload_writes(const struct workload *w)
-{
-	switch (w->rw) {
-	case BLKLOAD_RW_WRITE:
-	case BLKLOAD_RW_RANDWRITE:
-		return w->rwmixtrim < 100;
-	case BLKLOAD_RW_RW:
-	case BLKLOAD_RW_RANDRW:
-		return w->rwmixtrim < 100 && w->rwmixread < 100;
-	default:
-		return false;
-	}
-}
-
-/* Whether writes carry data from the job's pool (fill.h). */
-bool workload_fills(const struct workload *w)
-{
-	/* As bl_job_fills() in the module decides. */
-	return workload_writes(w) && !(w->req & BLKLOAD_REQ_WRITE_ZEROES) && !w->zero_buffers;
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <blkload/offset.h>
+#include <blkload/params.h>
 
 #include "job.h"
 #include "parse.h"
@@ -33,36 +33,28 @@ enum {
 	OPT_START_AT, OPT_HELP,
 };
 
-struct workload;
-bool workload_fills(const struct workload *w);
-bool workload_changes(const struct workload *w);
-bool workload_writes(const struct workload *w);
+/* An option of run's table (workload.c), or of an engine's (engine_ops.opts). */
+struct wopt {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *arg;	/* the value's name in --help */
+	const char *help;	/* NULL: an alias of the entry before it */
+};
 
 struct workload {
 	char **devs;
 	unsigned int nr_devs;
-	uint32_t rw, rwmixread, bs, iodepth, batch, drain_ms, coe;
-	uint32_t rwmixtrim;	/* percent of trims in a read or write pattern */
-	uint32_t req;		/* BLKLOAD_REQ_* flags: fua, preflush, hipri, nowait, write-zeroes */
-	uint32_t rate_iops, rate_process;	/* IOs a second per job, 0: no limit; linear, poisson */
-	uint32_t dist, dist_param;	/* BLKLOAD_DIST_*, its parameter (the module's units) */
-	/* fio's bssplit/bsrange: per direction (reads; writes and trims), lo, hi, percent */
-	uint32_t nbs[2], bss[2][BL_GEN_BS_MAX][3];
-	uint32_t bs_max;		/* the largest IO (bs without a split) */
-	uint64_t think_ns, startdelay_ns;	/* fio's thinktime and startdelay */
+	/* The workload every engine and the module run (include/blkload/params.h). */
+	struct bl_params p;
+	uint32_t drain_ms;
 	int64_t start_at_ns;	/* --start-at: CLOCK_REALTIME ns, 0: at once */
-	uint32_t think_blocks, loops;	/* 0: fio's default (1) */
-	uint32_t buf_compress, buf_dedupe;	/* percent (fill.h) */
-	bool zero_buffers;
-	uint32_t verify;	/* BLKLOAD_VERIFY_* */
-	bool no_readback;	/* fio's do_verify=0 */
-	uint64_t offset, size, runtime, ramp, number_ios, io_size, randseed;
-	bool have_rw, have_cpus, have_batch, allow_write, force, no_lat, detached;
+	bool have_rw, have_cpus, have_batch;
 	bool guarded;	/* the write guard passed for its devices (cmd_run, before the counters) */
 	struct cpuset cpus;
 	struct report_opts ro;
 	bool bins;
-	const char *engine;	/* NULL: the kernel module */
+	const char *engine;	/* --ioengine: "kernel" (the module), or a userspace engine's */
 	/* librbd: images in a pool, through a client name */
 	char **images;
 	unsigned int nr_images;
@@ -74,8 +66,6 @@ struct workload {
 	char **filenames;	/* fio's --filename a:b copies, devs point into them */
 	unsigned int nr_filenames;
 	struct optlist opts;	/* as given, for fio's "job options" */
-	uint64_t sample_ns;	/* time-series interval, 0: none */
-	uint32_t sample_ring;	/* samples a queue of the module keeps, 0: its default */
 	bool sample_given;	/* asked for (--sample-interval, log_*_msec), not the default */
 	uint64_t status_ns;	/* fio's status-interval: print the series while running */
 	const char *samples_csv;	/* the series as CSV */

@@ -3,13 +3,14 @@
  * Userspace engines: the module's workload from userspace, for comparison.
  *
  * The shape is the module's: a job per device, a queue per (job, CPU) with
- * iodepth slots, its own stream of the shared offset generator
- * (include/blkload/offset.h) and its own statistics in the shared histogram
- * layout (include/blkload/hist.h); one thread per CPU, pinned, serves the
- * queues of every job on that CPU. So one seed gives the same IO sequence
- * through every engine and the kernel path, and histograms merge exactly.
- * An engine only moves IO: engine.c does the rest, once for all of them.
- * fio's engines/ are the model of the ops table.
+ * iodepth slots and the shared queue machine (include/blkload/queue.h),
+ * which draws every IO from the shared generator, paces, limits, verifies
+ * and counts them in the shared histogram layout; one thread per CPU,
+ * pinned, serves the queues of every job on that CPU. So one seed gives the
+ * same IO sequence and the same decisions through every engine and the
+ * kernel path, and histograms merge exactly. An engine only moves IO:
+ * engine.c does the rest, once for all of them. fio's engines/ are the
+ * model of the ops table.
  */
 #ifndef BLKLOAD_ENGINE_H
 #define BLKLOAD_ENGINE_H
@@ -19,66 +20,43 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <blkload/dist.h>
+#include <blkload/queue.h>
 
 #include "../cpu.h"
+#include "../nl.h"
 #include "../job.h"
 #include "../workload.h"
 
 struct eng_thread;
 struct eng_queue;
 
-/* One IO slot: a buffer and the IO it carries. */
+/* One IO slot: a buffer and the IO the queue machine drew into it. */
 struct eng_slot {
 	void *buf;
 	struct eng_queue *q;
-	uint64_t off;
-	uint64_t sched_ns;	/* rate limit: when it was due */
-	uint32_t len;		/* bytes of its IO */
-	uint64_t submit_ns;	/* before the call that submits it */
-	uint64_t sent_ns;	/* after that call returned */
+	struct bl_io io;
 	int64_t res;		/* bytes done, or a negative errno */
 	unsigned int index;	/* the buffer's index within its thread */
-	int op;			/* OP_READ, OP_WRITE, OP_TRIM (the generator's BL_GEN_*) */
-	bool read;		/* op == OP_READ */
-	bool counted;		/* issued after the ramp */
 	struct eng_slot *next;	/* on an engine's list of completions */
-	uint32_t *vsnap;	/* verify: each unit's map entry when a read was prepared */
 };
 
 /* One job's share of one CPU. */
 struct eng_queue {
 	struct eng_job *job;
 	struct eng_thread *t;
-	unsigned int cpu, index;
-	struct bl_gen gen;
-	struct bl_dist dist;	/* of a random stream's blocks */
+	unsigned int cpu;
 	struct eng_slot *slots;
 	struct eng_slot **free;
-	unsigned int nr_free, inflight;
-	uint64_t limit, issued;
-	/* Rate limit, as the module's queues pace (IOs a second, next due, step). */
-	uint32_t rate;
-	uint64_t sched_next, sched_step, sched_rem, sched_acc;
-	/* As the module's: no new IO before hold_until; thinking: draining for thinktime. */
-	uint64_t hold_until;
-	uint32_t think_count;
-	bool thinking;
-	struct bl_gen pace;
-	uint64_t ramp_end, end, count_start_ns, end_ns, progress_ns, last_done_ns, stall_max;
+	unsigned int nr_free;
+	/* Not taken by a partial submission: they go again first (the machine's held). */
+	struct eng_slot **held;
+	unsigned int nr_held;
 	uint64_t ios_done;	/* completions, to split the thread's CPU time */
-	uint64_t depth_t, depth_ns[BL_DEPTH_NR];	/* time at each in-flight level */
-	unsigned int depth_inflight;	/* outstanding at the end of the last pass */
-	uint32_t reason;
-	bool ramp_done, stopping, finished;
-	struct op_stats st[NR_OPS];
-	uint64_t vchecked, vskipped, verrors;	/* verify */
-	/* Time series (include/blkload/sample.h), as the module's queues take it. */
-	struct bl_sampler_op sampler[NR_OPS];
-	uint64_t sample_next, sample_last;
-	struct series ser;
+	bool finished;		/* DONE: published with release, for the main thread */
+	struct series ser;	/* its samples */
 	struct bl_sample *scratch;	/* the sample being taken */
 	int file;		/* the engine's handle of the job's target on this thread */
+	struct bl_q q;		/* the queue machine: policy and statistics */
 };
 
 /* One target, as the module's job. */
@@ -89,17 +67,13 @@ struct eng_job {
 	unsigned int lbs;
 	unsigned int nr_queues;
 	struct eng_queue *queues;
+	struct bl_params p;	/* the workload, checked, with this target's region */
+	struct bl_qjob core;	/* what its queues share (queue.h) */
 	uint32_t reason;	/* first reason to end the job */
 	int error;		/* first IO error, negative errno */
-	bool stop;
 	void *priv;		/* the engine's per-job state (an rbd image) */
-	unsigned char *pool;	/* what writes copy their data from (fill.h); NULL: none */
-	/* verify (verify.h): the map of a job that writes, its nonce, the first failures */
-	uint32_t *vmap;
-	uint64_t vunits;
-	uint32_t nonce;
-	unsigned int nvrep;	/* failures reported so far (atomic; may pass 16) */
-	uint64_t vreadback;	/* units the read-back pass read */
+	unsigned char *pool;	/* core.pool, owned */
+	unsigned int nvrep;	/* verify failures reported so far (atomic; may pass 16) */
 	struct { uint64_t off, want, got; uint32_t what; } vrep[16];
 };
 
@@ -120,19 +94,46 @@ struct eng_thread {
 	void *priv;		/* the engine's per-thread state (a ring) */
 };
 
+struct results;
+struct wave_env;
+
+/*
+ * A client path: the module (engines/kernel.c) or a userspace engine. The
+ * CLI runs every path through this table, waves and options alike; a
+ * userspace engine fills the IO-level ops and shares eng_wave().
+ */
 struct engine_ops {
 	const char *name;
 	const char *help;
 	bool images;		/* targets are --rbdname images, not --dev devices */
 	uint32_t req;		/* the request flavours it has (BLKLOAD_REQ_*) */
 	bool trim;		/* it has trims */
+	bool together;		/* the jobs of several workloads run together (a wave) */
+	bool live;		/* its samples are read while it runs (--status-interval) */
+	bool netlink;		/* it talks to the module */
+	/* Its own options, in run's table (workload.c), parsed here; values are getopt's. */
+	const struct wopt *opts;
+	size_t nr_opts;
+	int (*parse_opt)(struct workload *w, int val, const char *name, char *arg);
+	/*
+	 * One wave: @n workloads (one unless .together), their jobs run and
+	 * added to @r with @groupid. Returns 0, 1 (a job failed) or -1
+	 * (nothing to report).
+	 */
+	int (*wave)(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
+		    unsigned int n, struct results *r);
+	/* start: every workload's jobs made and started, their ids printed; NULL: none. */
+	int (*start)(const struct wave_env *env, struct workload *ws, unsigned int n);
 	/* Per run, before threads: open each job's target (fd, dev_size, lbs). */
 	int (*job_open)(struct eng_run *run, struct eng_job *job);
 	void (*job_close)(struct eng_run *run, struct eng_job *job);
 	/* Per thread, on its CPU, after the slots exist (t->queues[]->slots). */
 	int (*thread_init)(struct eng_thread *t);
 	void (*thread_exit)(struct eng_thread *t);
-	/* Submits @n prepared slots (off, read, buf set); returns how many went. */
+	/*
+	 * Submits @n prepared slots (io.op, io.off, io.len and buf set);
+	 * returns how many went (the rest go again later) or a negative errno.
+	 */
 	int (*submit)(struct eng_thread *t, struct eng_slot **slots, unsigned int n);
 	/*
 	 * Puts up to @max completed slots (res set) into @done; waits for at
@@ -141,16 +142,12 @@ struct engine_ops {
 	 */
 	int (*reap)(struct eng_thread *t, struct eng_slot **done, unsigned int max, bool wait,
 		    uint64_t timeout_ns);
-	/*
-	 * verify's read-back pass: reads @len bytes at @off into @buf, whole
-	 * or a negative errno. NULL: pread() on the job's O_DIRECT fd.
-	 */
-	int (*read_sync)(struct eng_job *job, uint64_t off, size_t len, void *buf);
 };
 
 struct eng_run {
 	const struct engine_ops *ops;
 	const struct workload *w;
+	const struct bl_params *p;	/* the workload checked: what every job shares */
 	struct eng_job *jobs;
 	unsigned int nr_jobs;
 	struct eng_thread *threads;
@@ -161,8 +158,36 @@ struct eng_run {
 	void *priv;		/* the engine's per-run state (a cluster connection) */
 };
 
+/* The jobs of a run, across its waves, with what the report needs of each. */
+struct results {
+	struct job *jobs;
+	unsigned int n;
+	struct cpu_window cw;
+	unsigned int waves;
+	bool detached;		/* a second Ctrl-C: the jobs left running, no report */
+};
+
+/* @k more jobs at the end of @r, zeroed. */
+struct job *results_add(struct results *r, unsigned int k);
+
+/* What a wave runs with. */
+struct wave_env {
+	struct bl_nl *nl;	/* the module's family (engines with .netlink) */
+	struct nl_sock *ev;	/* its job-done events, or NULL */
+	bool json;		/* the report is JSON: status lines go to stderr */
+	bool pretty;		/* ... indented */
+};
+
+/* An engine by name ("rbd" is fio's name of librbd); NULL: the kernel. */
 const struct engine_ops *engine_find(const char *name);
+/* Every engine, the kernel first, NULL-terminated. */
+const struct engine_ops *const *engine_all(void);
+/* The engine that declares option @val, or NULL. */
+const struct engine_ops *engine_of_opt(int val);
 void engine_list(FILE *f);
+/* A userspace engine's wave: one workload through engine_run(). */
+int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
+	     unsigned int n, struct results *r);
 
 /*
  * Runs @w through @ops on every device of the workload; fills @jobs (one
@@ -175,6 +200,6 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 
 uint64_t eng_now_ns(void);
 
-extern const struct engine_ops eng_io_uring, eng_libaio, eng_librbd;
+extern const struct engine_ops eng_kernel, eng_io_uring, eng_libaio, eng_librbd;
 
 #endif

@@ -29,7 +29,7 @@ static int aio_init(struct eng_thread *t)
 	a->iocbs = xcalloc(t->depth, sizeof(*a->iocbs));
 	a->events = xcalloc(t->depth, sizeof(*a->events));
 	for (unsigned int i = 0; i < t->nr_queues; i++)
-		for (unsigned int k = 0; k < t->run->w->iodepth; k++)
+		for (unsigned int k = 0; k < t->run->p->iodepth; k++)
 			t->queues[i]->slots[k].index = n++;
 	return io_setup((int)t->depth, &a->ctx);
 }
@@ -52,7 +52,7 @@ static int aio_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 {
 	struct aio *a = t->priv;
 	struct iocb *list[64];
-	uint32_t req = t->run->w->req;
+	uint32_t req = t->run->p->req;
 	int ret;
 
 	if (n > 64)
@@ -61,12 +61,12 @@ static int aio_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 		struct eng_slot *s = slots[i];
 		struct iocb *cb = &a->iocbs[s->index];
 
-		if (s->read)
-			io_prep_pread(cb, s->q->job->fd, s->buf, s->len, (long long)s->off);
+		if (s->io.op == BL_READ)
+			io_prep_pread(cb, s->q->job->fd, s->buf, s->io.len, (long long)s->io.off);
 		else
-			io_prep_pwrite(cb, s->q->job->fd, s->buf, s->len, (long long)s->off);
+			io_prep_pwrite(cb, s->q->job->fd, s->buf, s->io.len, (long long)s->io.off);
 		/* RWF_DSYNC: an O_DIRECT write to a block device then carries REQ_FUA. */
-		if (!s->read && (req & BLKLOAD_REQ_FUA))
+		if (s->io.op != BL_READ && (req & BLKLOAD_REQ_FUA))
 			cb->aio_rw_flags |= RWF_DSYNC;
 		if (req & BLKLOAD_REQ_NOWAIT)
 			cb->aio_rw_flags |= RWF_NOWAIT;
@@ -103,6 +103,7 @@ const struct engine_ops eng_libaio = {
 	.name = "libaio",
 	.help = "Linux native AIO (libaio), O_DIRECT",
 	.req = BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT,
+	.wave = eng_wave,
 	.thread_init = aio_init,
 	.thread_exit = aio_exit,
 	.submit = aio_submit,

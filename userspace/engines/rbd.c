@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,7 +380,7 @@ static int rbd_job_open(struct eng_run *run, struct eng_job *job)
 		free(rj);
 		return ret;
 	}
-	if ((w->req & BLKLOAD_REQ_WRITE_ZEROES) && !lib.rbd_aio_write_zeroes) {
+	if ((w->p.req & BLKLOAD_REQ_WRITE_ZEROES) && !lib.rbd_aio_write_zeroes) {
 		fprintf(stderr, "blkload: librbd: this librbd has no rbd_aio_write_zeroes\n");
 		free(rj);
 		return -EOPNOTSUPP;
@@ -416,7 +417,7 @@ static int rbd_job_open(struct eng_run *run, struct eng_job *job)
 		return ret;
 	job->dev_size = info.size;
 	job->lbs = 512;
-	return workload_changes(w) && !w->force ? rbd_guard(run, rj, job->path, info.size) : 0;
+	return bl_params_changes(&w->p) && !w->p.force ? rbd_guard(run, rj, job->path, info.size) : 0;
 }
 
 static void rbd_job_close(struct eng_run *run, struct eng_job *job)
@@ -472,8 +473,8 @@ static void rbd_done(rbd_completion_t c, void *arg)
 
 	s->res = lib.rbd_aio_get_return_value(c);
 	/* A write, trim or write-zeroes that succeeded returns 0 (or its length), a read its length. */
-	if (!s->read && !s->res)
-		s->res = s->len;
+	if (s->io.op != BL_READ && !s->res)
+		s->res = s->io.len;
 	lib.rbd_aio_release(c);
 	do {
 		s->next = old;
@@ -497,14 +498,14 @@ static int rbd_submit(struct eng_thread *t, struct eng_slot **slots, unsigned in
 		ret = lib.rbd_aio_create_completion(s, rbd_done, &c);
 		if (ret < 0)
 			return i ? (int)i : ret;
-		if (s->op == OP_READ)
-			ret = lib.rbd_aio_read(rj->image, s->off, s->len, s->buf, c);
-		else if (s->op == OP_TRIM)
-			ret = lib.rbd_aio_discard(rj->image, s->off, s->len, c);
-		else if (t->run->w->req & BLKLOAD_REQ_WRITE_ZEROES)
-			ret = lib.rbd_aio_write_zeroes(rj->image, s->off, s->len, c, 0, 0);
+		if (s->io.op == BL_READ)
+			ret = lib.rbd_aio_read(rj->image, s->io.off, s->io.len, s->buf, c);
+		else if (s->io.op == BL_TRIM)
+			ret = lib.rbd_aio_discard(rj->image, s->io.off, s->io.len, c);
+		else if (t->run->p->req & BLKLOAD_REQ_WRITE_ZEROES)
+			ret = lib.rbd_aio_write_zeroes(rj->image, s->io.off, s->io.len, c, 0, 0);
 		else
-			ret = lib.rbd_aio_write(rj->image, s->off, s->len, s->buf, c);
+			ret = lib.rbd_aio_write(rj->image, s->io.off, s->io.len, s->buf, c);
 		if (ret < 0) {
 			lib.rbd_aio_release(c);
 			return i ? (int)i : ret;
@@ -543,13 +544,37 @@ static int rbd_reap(struct eng_thread *t, struct eng_slot **done, unsigned int m
 	return (int)n;
 }
 
-/* verify's read-back pass: a plain synchronous read of the image. */
-static int rbd_read_sync(struct eng_job *job, uint64_t off, size_t len, void *buf)
-{
-	struct rbd_job *rj = job->priv;
-	ssize_t n = lib.rbd_read(rj->image, off, len, buf);
+/* librbd's own options (fio's rbd engine's names). */
+static const struct wopt rbd_opts[] = {
+	{ "pool", required_argument, OPT_POOL, "P", "the images' pool (rbd)" },
+	{ "rbdname", required_argument, OPT_RBDNAME, "IMG", "image IMG (repeat for more jobs)" },
+	{ "clientname", required_argument, OPT_CLIENTNAME, "NAME", "Ceph client name (admin)" },
+	{ "rbd_connection", required_argument, OPT_RBD_CONN, "run|job",
+	  "one cluster connection per run (default) or per job" },
+};
 
-	return n < 0 ? (int)n : (size_t)n == len ? 0 : -EIO;
+static int rbd_parse_opt(struct workload *w, int val, const char *name, char *arg)
+{
+	switch (val) {
+	case OPT_POOL:
+		w->pool = arg;
+		break;
+	case OPT_RBDNAME:
+		w->images = xrealloc(w->images, (w->nr_images + 1) * sizeof(*w->images));
+		w->images[w->nr_images++] = arg;
+		break;
+	case OPT_CLIENTNAME:
+		w->clientname = arg;
+		break;
+	case OPT_RBD_CONN:
+		if (strcmp(arg, "run") && strcmp(arg, "job")) {
+			fprintf(stderr, "blkload: --%s '%s': run or job\n", name, arg);
+			return -1;
+		}
+		w->rbd_conn_per_job = !strcmp(arg, "job");
+		break;
+	}
+	return 0;
 }
 
 const struct engine_ops eng_librbd = {
@@ -558,11 +583,14 @@ const struct engine_ops eng_librbd = {
 	.images = true,
 	.req = BLKLOAD_REQ_WRITE_ZEROES,
 	.trim = true,
+	.opts = rbd_opts,
+	.nr_opts = sizeof(rbd_opts) / sizeof(rbd_opts[0]),
+	.parse_opt = rbd_parse_opt,
+	.wave = eng_wave,
 	.job_open = rbd_job_open,
 	.job_close = rbd_job_close,
 	.thread_init = rbd_thread_init,
 	.thread_exit = rbd_thread_exit,
 	.submit = rbd_submit,
 	.reap = rbd_reap,
-	.read_sync = rbd_read_sync,
 };

@@ -35,7 +35,7 @@ static int uring_init(struct eng_thread *t)
 
 	t->priv = u;
 	ret = io_uring_queue_init(t->depth, &u->ring,
-				  t->run->w->req & BLKLOAD_REQ_HIPRI ? IORING_SETUP_IOPOLL : 0);
+				  t->run->p->req & BLKLOAD_REQ_HIPRI ? IORING_SETUP_IOPOLL : 0);
 	if (ret < 0)
 		return ret;
 	/*
@@ -46,7 +46,7 @@ static int uring_init(struct eng_thread *t)
 #ifndef IORING_FEAT_EXT_ARG
 #define IORING_FEAT_EXT_ARG	(1U << 8)
 #endif
-	if ((t->run->w->req & BLKLOAD_REQ_HIPRI) && !(u->ring.features & IORING_FEAT_EXT_ARG)) {
+	if ((t->run->p->req & BLKLOAD_REQ_HIPRI) && !(u->ring.features & IORING_FEAT_EXT_ARG)) {
 		fputs("blkload: io_uring --hipri needs a kernel with IORING_FEAT_EXT_ARG (5.11)\n",
 		      stderr);
 		return -EOPNOTSUPP;
@@ -58,10 +58,10 @@ static int uring_init(struct eng_thread *t)
 
 		fds[i] = q->job->fd;
 		q->file = (int)i;
-		for (unsigned int k = 0; k < t->run->w->iodepth; k++) {
+		for (unsigned int k = 0; k < t->run->p->iodepth; k++) {
 			q->slots[k].index = n;
 			iov[n].iov_base = q->slots[k].buf;
-			iov[n++].iov_len = t->run->w->bs_max;
+			iov[n++].iov_len = t->run->p->bs_max;
 		}
 	}
 	ret = io_uring_register_files(&u->ring, fds, t->nr_queues);
@@ -88,7 +88,7 @@ static void uring_exit(struct eng_thread *t)
 static int uring_submit(struct eng_thread *t, struct eng_slot **slots, unsigned int n)
 {
 	struct uring *u = t->priv;
-	uint32_t req = t->run->w->req;
+	uint32_t req = t->run->p->req;
 	int ret;
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -97,11 +97,11 @@ static int uring_submit(struct eng_thread *t, struct eng_slot **slots, unsigned 
 
 		if (!sqe)
 			return -EBUSY;	/* the ring is sized for every slot: never */
-		if (s->read) {
-			io_uring_prep_read_fixed(sqe, s->q->file, s->buf, s->len, s->off,
+		if (s->io.op == BL_READ) {
+			io_uring_prep_read_fixed(sqe, s->q->file, s->buf, s->io.len, s->io.off,
 						 (int)s->index);
 		} else {
-			io_uring_prep_write_fixed(sqe, s->q->file, s->buf, s->len, s->off,
+			io_uring_prep_write_fixed(sqe, s->q->file, s->buf, s->io.len, s->io.off,
 						  (int)s->index);
 			if (req & BLKLOAD_REQ_FUA)
 				sqe->rw_flags |= RWF_DSYNC;
@@ -151,6 +151,7 @@ const struct engine_ops eng_io_uring = {
 	.name = "io_uring",
 	.help = "io_uring (liburing), O_DIRECT, registered buffers and files",
 	.req = BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT | BLKLOAD_REQ_HIPRI,
+	.wave = eng_wave,
 	.thread_init = uring_init,
 	.thread_exit = uring_exit,
 	.submit = uring_submit,

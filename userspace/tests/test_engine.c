@@ -56,11 +56,8 @@ static void t_exit(struct eng_thread *t)
 	struct bl_gen g = { 0 };
 	uint64_t off;
 
-	bl_gen_init(&g, w->randseed, q->index, q->job->nr_queues,
-		    w->rw == BLKLOAD_RW_RANDREAD || w->rw == BLKLOAD_RW_RANDWRITE ||
-		    w->rw == BLKLOAD_RW_RANDRW,
-		    w->rw == BLKLOAD_RW_RANDREAD ? 100 : w->rw == BLKLOAD_RW_RANDWRITE ? 0 :
-		    w->rwmixread, w->offset, q->job->dev_size - w->offset, w->bs);
+	bl_gen_init(&g, w->p.randseed, q->q.index, q->job->nr_queues, bl_rw_random(w->p.rw),
+		    bl_params_mix(&w->p), w->p.offset, q->job->dev_size - w->p.offset, w->p.bs);
 	for (unsigned int i = 0; i < s->n; i++) {
 		bl_gen_next(&g, &off);
 		if (off != s->offs[i])
@@ -85,10 +82,11 @@ static int t_submit(struct eng_thread *t, struct eng_slot **slots, unsigned int 
 			s->cap = s->cap ? 2 * s->cap : 1024;
 			s->offs = realloc(s->offs, s->cap * sizeof(*s->offs));
 		}
-		s->offs[s->n++] = sl->off;
-		if (!sl->read && (le64toh(h[0]) != BLKLOAD_SECTOR_MAGIC || le64toh(h[1]) != sl->off))
+		s->offs[s->n++] = sl->io.off;
+		if (sl->io.op != BL_READ &&
+		    (le64toh(h[0]) != BLKLOAD_SECTOR_MAGIC || le64toh(h[1]) != sl->io.off))
 			s->stamped_bad++;
-		sl->res = fail_every && s->n % fail_every == 0 ? -EIO : (int64_t)t->run->w->bs;
+		sl->res = fail_every && s->n % fail_every == 0 ? -EIO : (int64_t)t->run->w->p.bs;
 		s->pending[s->nr_pending++] = sl;
 	}
 	return (int)n;
@@ -125,14 +123,14 @@ static void workload(struct workload *w, uint32_t rw, uint64_t number_ios)
 	memset(w, 0, sizeof(*w));
 	w->devs = devs;
 	w->nr_devs = 1;
-	w->rw = rw;
-	w->rwmixread = 50;
-	w->bs = 4096;
-	w->bs_max = 4096;
-	w->iodepth = 8;
-	w->number_ios = number_ios;
-	w->randseed = 5;
-	w->allow_write = true;
+	w->p.rw = rw;
+	w->p.rwmixread = 50;
+	w->p.bs = 4096;
+	w->p.bs_max = 4096;
+	w->p.iodepth = 8;
+	w->p.number_ios = number_ios;
+	w->p.randseed = 5;
+	w->p.allow_write = true;
 	w->have_cpus = true;
 	if (parse_cpulist("0-1", &w->cpus))
 		abort();
@@ -181,7 +179,7 @@ TEST(errors_end_the_job_unless_continued)
 	EXPECT_LT(j.op[OP_READ].ios, 1000);
 	job_clear(&j);
 
-	w.coe = BLKLOAD_COE_READ;
+	w.p.coe = BLKLOAD_COE_READ;
 	ASSERT_EQ(0, engine_run(&test_ops, &w, &stop, &j, NULL));
 	EXPECT_EQ(BLKLOAD_REASON_LIMIT, j.reason);
 	EXPECT_EQ(1000, j.op[OP_READ].ios + j.op[OP_READ].errors);
@@ -198,7 +196,7 @@ TEST(refuses_writes_without_allow_write)
 	struct job j;
 
 	workload(&w, BLKLOAD_RW_RANDWRITE, 10);
-	w.allow_write = false;
+	w.p.allow_write = false;
 	EXPECT_EQ(-1, engine_run(&test_ops, &w, &stop, &j, NULL));
 	cpuset_free(&w.cpus);
 }

@@ -22,7 +22,7 @@ static void fill(struct job *j, const char *path, uint64_t lat_ns, uint64_t ios,
 	j->path = path ? xstrdup(path) : NULL;
 	j->cpus = xstrdup("0");
 	j->nr_cpus = 1;
-	j->bs = 4096;
+	j->p.bs = 4096;
 	j->elapsed = elapsed;
 	j->cpu_time = elapsed / 2;
 	op->ios = ios;
@@ -322,8 +322,8 @@ TEST(report_text_like_fio)
 
 	fill(&j, "/dev/nullb0", 50000, 40000, 2000000000ULL);
 	j.id = 7;
-	j.iodepth = 32;
-	j.rw = BLKLOAD_RW_RANDREAD;
+	j.p.iodepth = 32;
+	j.p.rw = BLKLOAD_RW_RANDREAD;
 	j.state = BLKLOAD_STATE_DONE;
 	j.reason = BLKLOAD_REASON_RUNTIME;
 	j.depth_ns[5] = 1;

@@ -38,22 +38,22 @@ TEST(fio_numbers)
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bs", "0x1000", "--iodepth", "08",
 			   "--number_ios", "010", "--ramp_time", "250msec", "--runtime", "2",
 			   NULL));
-	EXPECT_EQ(4096, w.bs);
-	EXPECT_EQ(8, w.iodepth);
-	EXPECT_EQ(10, w.number_ios);
-	EXPECT_EQ(250000000ULL, w.ramp);
-	EXPECT_EQ(2000000000ULL, w.runtime);
+	EXPECT_EQ(4096, w.p.bs);
+	EXPECT_EQ(8, w.p.iodepth);
+	EXPECT_EQ(10, w.p.number_ios);
+	EXPECT_EQ(250000000ULL, w.p.ramp_ns);
+	EXPECT_EQ(2000000000ULL, w.p.runtime_ns);
 	workload_free(&w);
 	/* kb_base=1000 counts wherever it stands. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", "--kb_base=1000", NULL));
-	EXPECT_EQ(1000000, w.size);
+	EXPECT_EQ(1000000, w.p.size);
 	workload_free(&w);
 	/* Each parse starts from fio's default again; abbreviations count. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", NULL));
-	EXPECT_EQ(1048576, w.size);
+	EXPECT_EQ(1048576, w.p.size);
 	workload_free(&w);
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--size", "1m", "--kb=1000", NULL));
-	EXPECT_EQ(1000000, w.size);
+	EXPECT_EQ(1000000, w.p.size);
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--kb_base", "1001", NULL));
 	workload_free(&w);
@@ -77,11 +77,11 @@ TEST(both_spellings_and_help)
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--ramp-time", "1", "--io-size", "1m",
 			   "--drain_timeout", "10", "--per_cpu", "--allow_write",
 			   "--rw", "write", NULL));
-	EXPECT_EQ(1000000000ULL, w.ramp);
-	EXPECT_EQ(1048576, w.io_size);
+	EXPECT_EQ(1000000000ULL, w.p.ramp_ns);
+	EXPECT_EQ(1048576, w.p.io_size);
 	EXPECT_EQ(10, w.drain_ms);
 	EXPECT_TRUE(w.ro.queues);
-	EXPECT_TRUE(w.allow_write);
+	EXPECT_TRUE(w.p.allow_write);
 	workload_free(&w);
 	EXPECT_EQ(1, parse(&w, "-h", NULL));
 	workload_free(&w);
@@ -129,7 +129,7 @@ TEST(fio_options_mapped)
 	/* fio's =1 form of flags; a second --name is refused. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--time_based=1", "--group_reporting=1",
 			   "--gtod_reduce=1", "--norandommap", NULL));
-	EXPECT_TRUE(w.no_lat);
+	EXPECT_TRUE(w.p.no_lat);
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--name=a", "--name=b", NULL));
 	workload_free(&w);
@@ -170,10 +170,10 @@ TEST(flavours_and_rates)
 
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--fua", "--hipri=1", "--nowait", "--nowait=0",
 			   "--rwmixtrim=20", "--rate_iops=500", "--rate_process=poisson", NULL));
-	EXPECT_EQ(BLKLOAD_REQ_FUA | BLKLOAD_REQ_HIPRI, w.req);
-	EXPECT_EQ(20, w.rwmixtrim);
-	EXPECT_EQ(500, w.rate_iops);
-	EXPECT_EQ(BLKLOAD_RATE_PROCESS_POISSON, w.rate_process);
+	EXPECT_EQ(BLKLOAD_REQ_FUA | BLKLOAD_REQ_HIPRI, w.p.req);
+	EXPECT_EQ(20, w.p.rwmixtrim);
+	EXPECT_EQ(500, w.p.rate_iops);
+	EXPECT_EQ(BLKLOAD_RATE_PROCESS_POISSON, w.p.rate_process);
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--fua=2", NULL));
 	workload_free(&w);
@@ -189,27 +189,27 @@ TEST(bssplit)
 	struct workload w;
 
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bssplit=4k/50:64k/40:1m/10", NULL));
-	EXPECT_EQ(3, w.nbs[0]);
-	EXPECT_EQ(3, w.nbs[1]);
-	EXPECT_EQ(4096, w.bs);
-	EXPECT_EQ(1 << 20, w.bs_max);
-	EXPECT_EQ(65536, w.bss[1][1][0]);
-	EXPECT_EQ(40, w.bss[1][1][2]);
+	EXPECT_EQ(3, w.p.nbs[0]);
+	EXPECT_EQ(3, w.p.nbs[1]);
+	EXPECT_EQ(4096, w.p.bs);
+	EXPECT_EQ(1 << 20, w.p.bs_max);
+	EXPECT_EQ(65536, w.p.bss[1][1].lo);
+	EXPECT_EQ(90, w.p.bss[1][1].cum);
 	workload_free(&w);
 	/* Writes apart; an entry without a percent takes what is left, split evenly. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bssplit=8k/50:16k:32k,64k", NULL));
-	EXPECT_EQ(3, w.nbs[0]);
-	EXPECT_EQ(25, w.bss[0][1][2]);
-	EXPECT_EQ(25, w.bss[0][2][2]);
-	EXPECT_EQ(1, w.nbs[1]);
-	EXPECT_EQ(100, w.bss[1][0][2]);
-	EXPECT_EQ(8192, w.bs);
-	EXPECT_EQ(65536, w.bs_max);
+	EXPECT_EQ(3, w.p.nbs[0]);
+	EXPECT_EQ(75, w.p.bss[0][1].cum);
+	EXPECT_EQ(100, w.p.bss[0][2].cum);
+	EXPECT_EQ(1, w.p.nbs[1]);
+	EXPECT_EQ(100, w.p.bss[1][0].cum);
+	EXPECT_EQ(8192, w.p.bs);
+	EXPECT_EQ(65536, w.p.bs_max);
 	workload_free(&w);
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--bsrange=4k-64k", NULL));
-	EXPECT_EQ(4096, w.bss[0][0][0]);
-	EXPECT_EQ(65536, w.bss[0][0][1]);
-	EXPECT_EQ(100, w.bss[0][0][2]);
+	EXPECT_EQ(4096, w.p.bss[0][0].lo);
+	EXPECT_EQ(65536, w.p.bss[0][0].hi);
+	EXPECT_EQ(100, w.p.bss[0][0].cum);
 	workload_free(&w);
 	static const char *const bad[] = {
 		"4k/50:64k/40", "4k/50:64k/60", "x/100", "4k/101", "4k/50:8k/50:16k",
