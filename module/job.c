@@ -288,10 +288,14 @@ static int bl_open_error(int err, struct netlink_ext_ack *extack)
 static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 			   struct netlink_ext_ack *extack)
 {
+	struct bl_params_limits lim = {
+		.iodepth_max = READ_ONCE(blkload_max_iodepth),
+		.bs_max = BL_BS_MAX,
+	};
 	const char *why = NULL;
 	int ret;
 
-	ret = bl_params_check(p, cpumask_weight(cpus), READ_ONCE(blkload_max_iodepth), &why);
+	ret = bl_params_check(p, cpumask_weight(cpus), &lim, &why);
 	if (ret)
 		return bl_extack_why(extack, ret, why);
 	/* Early, before allocating on their nodes; bl_job_link() checks again. */

@@ -82,10 +82,11 @@ rt=$(ls -d /usr/src/linux-headers-6.1.*-rt-amd64 2>/dev/null | sort -V | tail -1
 # 6.1: blkdev_get_by_path(path, mode, holder), bio polling, blk_opf_t.
 api61=(HAVE_BLKDEV_GET_BY_PATH_3ARG HAVE_BIO_POLL HAVE_BLK_OPF_T HAVE_BIO_INIT_5ARG
 	HAVE_STRUCT_SIZE_T HAVE_GENL_MCAST_CAP_SYS_ADMIN
-	'!HAVE_BDEV_FILE_OPEN_BY_PATH' '!HAVE_BDEV_OPEN_BY_PATH' '!HAVE_BLKDEV_GET_BY_PATH_4ARG')
-# 6.12: bdev_file_open_by_path() and no blkdev_get_by_path at all.
+	'!HAVE_BDEV_FILE_OPEN_BY_PATH' '!HAVE_BDEV_OPEN_BY_PATH' '!HAVE_BLKDEV_GET_BY_PATH_4ARG'
+	'!HAVE_GENL_SPLIT_OPS')
+# 6.12: bdev_file_open_by_path() and no blkdev_get_by_path at all; split genl ops.
 api612=(HAVE_BDEV_FILE_OPEN_BY_PATH HAVE_BDEV_FPUT HAVE_BIO_POLL HAVE_BLK_OPF_T
-	HAVE_STRUCT_SIZE_T HAVE_GENL_MCAST_CAP_SYS_ADMIN
+	HAVE_STRUCT_SIZE_T HAVE_GENL_MCAST_CAP_SYS_ADMIN HAVE_GENL_SPLIT_OPS
 	'!HAVE_BLKDEV_GET_BY_PATH_3ARG' '!HAVE_BLKDEV_GET_BY_PATH_4ARG')
 if [[ -n $hdr ]]; then
 	build "debian-6.1-amd64" "$hdr" && expect "debian-6.1-amd64" "${api61[@]}"

@@ -142,7 +142,8 @@ static int cmd_completion(struct ctx *ctx, int argc, char **argv)
 	       "\t--rw|--readwrite) COMPREPLY=($(compgen -W 'read write randread randwrite rw randrw trim randtrim' -- \"$cur\")); return ;;\n"
 	       "\t--ioengine|--engine) COMPREPLY=($(compgen -W '");
 	for (const struct engine_ops *const *e = engine_all(); *e; e++)
-		printf("%s%s", e == engine_all() ? "" : " ", (*e)->name);
+		printf("%s%s%s%s", e == engine_all() ? "" : " ", (*e)->name, (*e)->alias ? " " : "",
+		       (*e)->alias ? (*e)->alias : "");
 	printf("' -- \"$cur\")); return ;;\n"
 	       "\tesac\n"
 	       "\tif [[ -z $cmd ]]; then\n"

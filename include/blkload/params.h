@@ -329,10 +329,10 @@ static inline int bl_params_split_set(struct bl_params *p, unsigned int d, BL_U3
 		return bl_params_no(why, -BL_EINVAL,
 				    "bs-split: 1 to 16 entries of three u32 (smallest, largest, percent)");
 	for (i = 0; i < n; i++) {
-		if (!t[i][0] || t[i][0] > t[i][1] || t[i][1] > BL_BS_MAX ||
-		    t[i][0] % BL_SECTOR || t[i][1] % BL_SECTOR || !t[i][2] || t[i][2] > 100 - cum)
+		if (!t[i][0] || t[i][0] > t[i][1] || t[i][0] % BL_SECTOR ||
+		    t[i][1] % BL_SECTOR || !t[i][2] || t[i][2] > 100 - cum)
 			return bl_params_no(why, -BL_EINVAL,
-					    "bs-split: sizes of 512 B to 4 MiB, smallest first, percents adding up to 100");
+					    "bs-split: sizes in multiples of 512 B, smallest first, percents adding up to 100");
 		cum += t[i][2];
 		e[i].lo = t[i][0];
 		e[i].hi = t[i][1];
@@ -377,13 +377,22 @@ static inline int bl_params_check_split(struct bl_params *p, const char **why)
 	return 0;
 }
 
+/* What a path takes at most: the module's limits, or an engine's. */
+struct bl_params_limits {
+	BL_U32 iodepth_max;	/* the module: its max_iodepth */
+	BL_U32 bs_max;		/* the largest IO: the module's slots hold BL_BS_MAX */
+};
+
+/* The userspace engines' limits: their buffers are plain memory. */
+#define BL_ENGINE_BS_MAX	0x40000000U	/* 1 GiB */
+
 /*
- * The checks that need no device, for a job of @nr_queues CPU queues whose
- * iodepth may be @iodepth_max at most; fills the defaults (batch, bs_max,
- * sample_ring, loops). Returns 0 or a negative errno, @why set.
+ * The checks that need no device, for a job of @nr_queues CPU queues on a
+ * path with limits @lim; fills the defaults (batch, bs_max, sample_ring,
+ * loops). Returns 0 or a negative errno, @why set.
  */
 static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
-				  BL_U32 iodepth_max, const char **why)
+				  const struct bl_params_limits *lim, const char **why)
 {
 	if (p->rw > BLKLOAD_RW_MAX)
 		return bl_params_no(why, -BL_EINVAL, "unknown rw pattern");
@@ -425,12 +434,11 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 		return bl_params_no(why, -BL_EINVAL,
 				    "hipri with trims or write-zeroes: those are not polled and go blocking, which can wait for the job's own polled IO (a frozen queue); run them in a job of their own, on other CPUs");
 	}
-	if (!p->bs || p->bs % BL_SECTOR || p->bs > BL_BS_MAX)
-		return bl_params_no(why, -BL_EINVAL,
-				    "bs must be a multiple of 512 and at most 4 MiB");
-	if (!p->iodepth || p->iodepth > iodepth_max)
+	if (!p->bs || p->bs % BL_SECTOR)
+		return bl_params_no(why, -BL_EINVAL, "bs must be a multiple of 512");
+	if (!p->iodepth || p->iodepth > lim->iodepth_max)
 		return bl_params_no(why, -BL_ERANGE,
-				    "iodepth is over the module's limit (max_iodepth)");
+				    "iodepth is 0 or over its limit (the module's max_iodepth)");
 	if (p->runtime_ns > BL_TIME_MAX_NS || p->ramp_ns > BL_TIME_MAX_NS ||
 	    p->startdelay_ns > BL_TIME_MAX_NS || p->think_ns > BL_TIME_MAX_NS)
 		return bl_params_no(why, -BL_ERANGE,
@@ -462,6 +470,9 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 		return bl_params_no(why, -BL_EINVAL, "bs-split: at most 16 sizes a direction");
 	if (bl_params_check_split(p, why))
 		return -BL_EINVAL;
+	if (p->bs_max > lim->bs_max)
+		return bl_params_no(why, -BL_EINVAL,
+				    "bs (or a bs-split size) is over the largest IO of this path (the module's: 4 MiB)");
 	if (!p->batch)
 		p->batch = 1;
 	if (p->batch > p->iodepth)

@@ -172,10 +172,14 @@ static inline void bl_sim_params(struct bl_sim *s, BL_U32 rw, unsigned int nq, B
 /* Checks the parameters, sets up the job and its queues and starts them at 1 s. */
 static inline const char *bl_sim_start(struct bl_sim *s)
 {
+	static const struct bl_params_limits lim = {
+		.iodepth_max = BL_SIM_SLOTS,
+		.bs_max = BL_SIM_BS,
+	};
 	const char *why = "";
 	unsigned int i, k;
 
-	if (bl_params_check(&s->p, s->nq, BL_SIM_SLOTS, &why) ||
+	if (bl_params_check(&s->p, s->nq, &lim, &why) ||
 	    bl_params_region(&s->p, BL_SIM_UNITS * BL_SIM_BS, 512, s->nq, &why))
 		return why;
 	s->job.p = &s->p;

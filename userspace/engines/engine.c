@@ -46,11 +46,8 @@ const struct engine_ops *engine_find(const char *name)
 {
 	if (!name)
 		return &eng_kernel;
-	/* fio's name of the librbd engine */
-	if (!strcmp(name, "rbd"))
-		name = "librbd";
 	for (const struct engine_ops *const *e = engines; *e; e++)
-		if (!strcmp(name, (*e)->name))
+		if (!strcmp(name, (*e)->name) || ((*e)->alias && !strcmp(name, (*e)->alias)))
 			return *e;
 	return NULL;
 }
@@ -67,7 +64,9 @@ const struct engine_ops *engine_of_opt(int val)
 void engine_list(FILE *f)
 {
 	for (const struct engine_ops *const *e = engines; *e; e++)
-		fprintf(f, "  %-10s %s%s\n", (*e)->name, (*e)->help, *e == &eng_kernel ? " (default)" : "");
+		fprintf(f, "  %-10s %s%s%s%s\n", (*e)->name, (*e)->help,
+			*e == &eng_kernel ? " (default)" : "", (*e)->alias ? "; also " : "",
+			(*e)->alias ? (*e)->alias : "");
 }
 
 struct job *results_add(struct results *r, unsigned int k)
@@ -399,7 +398,8 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 		/* A read-back pass that used up its look-ahead, or ended: at once. */
 		busy |= q->q.vmore || (q->q.vdone && !q->q.inflight && !q->nr_held);
 	}
-	*next = bl_q_deadline(&q->q, q->nr_free, *next);
+	/* Held IOs go first: nothing new is due before they went (a rate would spin). */
+	*next = bl_q_deadline(&q->q, q->nr_held ? 0 : q->nr_free, *next);
 	return busy;
 }
 
@@ -423,9 +423,10 @@ static void thread_reap(struct eng_thread *t, bool wait, uint64_t timeout)
 		struct eng_queue *q = s->q;
 		int err = s->res == (int64_t)s->io.len ? 0 : s->res < 0 ? (int)s->res : -EIO;
 
+		/* The thread's CPU is the workload's: split by its counted IOs. */
+		q->ios_done += s->io.counted;
 		bl_q_reaped(&q->q, &s->io, err, now, &slot_buf_ops, s);
 		q->free[q->nr_free++] = s;
-		q->ios_done++;
 	}
 }
 
@@ -719,7 +720,12 @@ static bool engine_refuses(const struct engine_ops *ops, struct bl_params *p,
 	uint32_t no = p->req & ~ops->req;
 	const char *why = NULL;
 
-	if (bl_params_check(p, nr_queues, BL_IODEPTH_LIMIT, &why)) {
+	static const struct bl_params_limits lim = {
+		.iodepth_max = BL_IODEPTH_LIMIT,
+		.bs_max = BL_ENGINE_BS_MAX,
+	};
+
+	if (bl_params_check(p, nr_queues, &lim, &why)) {
 		fprintf(stderr, "blkload: %s\n", why);
 		return true;
 	}

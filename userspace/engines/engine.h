@@ -104,6 +104,7 @@ struct wave_env;
  */
 struct engine_ops {
 	const char *name;
+	const char *alias;	/* fio's name of it, where it differs (rbd), or NULL */
 	const char *help;
 	bool images;		/* targets are --rbdname images, not --dev devices */
 	uint32_t req;		/* the request flavours it has (BLKLOAD_REQ_*) */

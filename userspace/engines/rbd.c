@@ -579,6 +579,7 @@ static int rbd_parse_opt(struct workload *w, int val, const char *name, char *ar
 
 const struct engine_ops eng_librbd = {
 	.name = "librbd",
+	.alias = "rbd",
 	.help = "Ceph librbd, rbd_aio_* on --pool/--rbdname (fio's rbd engine)",
 	.images = true,
 	.req = BLKLOAD_REQ_WRITE_ZEROES,
