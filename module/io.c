@@ -309,7 +309,8 @@ static void bl_queue_reap(struct bl_queue *q, u64 now)
 			continue;
 		}
 		slot->refused = 0;
-		bl_q_reaped(&q->q, &slot->io, blk_status_to_errno(slot->status), now,
+		bl_q_reaped(&q->q, &slot->io,
+			    unlikely(slot->status) ? blk_status_to_errno(slot->status) : 0, now,
 			    &bl_slot_buf_ops, slot);
 		q->free[q->nr_free++] = slot;
 		got++;

@@ -291,6 +291,7 @@ static int bl_check_params(struct bl_params *p, const struct cpumask *cpus,
 	struct bl_params_limits lim = {
 		.iodepth_max = READ_ONCE(blkload_max_iodepth),
 		.bs_max = BL_BS_MAX,
+		.iodepth_no = "iodepth is over the module's limit (max_iodepth)",
 	};
 	const char *why = NULL;
 	int ret;

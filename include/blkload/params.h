@@ -381,6 +381,7 @@ static inline int bl_params_check_split(struct bl_params *p, const char **why)
 struct bl_params_limits {
 	BL_U32 iodepth_max;	/* the module: its max_iodepth */
 	BL_U32 bs_max;		/* the largest IO: the module's slots hold BL_BS_MAX */
+	const char *iodepth_no;	/* the refusal of an iodepth over iodepth_max */
 };
 
 /* The userspace engines' limits: their buffers are plain memory. */
@@ -437,8 +438,8 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 	if (!p->bs || p->bs % BL_SECTOR)
 		return bl_params_no(why, -BL_EINVAL, "bs must be a multiple of 512");
 	if (!p->iodepth || p->iodepth > lim->iodepth_max)
-		return bl_params_no(why, -BL_ERANGE,
-				    "iodepth is 0 or over its limit (the module's max_iodepth)");
+		return bl_params_no(why, -BL_ERANGE, p->iodepth ? lim->iodepth_no :
+				    "iodepth 0: at least one IO in flight");
 	if (p->runtime_ns > BL_TIME_MAX_NS || p->ramp_ns > BL_TIME_MAX_NS ||
 	    p->startdelay_ns > BL_TIME_MAX_NS || p->think_ns > BL_TIME_MAX_NS)
 		return bl_params_no(why, -BL_ERANGE,

@@ -175,6 +175,7 @@ static inline const char *bl_sim_start(struct bl_sim *s)
 	static const struct bl_params_limits lim = {
 		.iodepth_max = BL_SIM_SLOTS,
 		.bs_max = BL_SIM_BS,
+		.iodepth_no = "iodepth is over the simulator's slots",
 	};
 	const char *why = "";
 	unsigned int i, k;

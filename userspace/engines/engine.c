@@ -723,6 +723,7 @@ static bool engine_refuses(const struct engine_ops *ops, struct bl_params *p,
 	static const struct bl_params_limits lim = {
 		.iodepth_max = BL_IODEPTH_LIMIT,
 		.bs_max = BL_ENGINE_BS_MAX,
+		.iodepth_no = "iodepth is over the engines' limit (65536)",
 	};
 
 	if (bl_params_check(p, nr_queues, &lim, &why)) {
