@@ -13,7 +13,8 @@
 #    at iodepth 1, 32, 128;
 #  - scaling: blkload at iodepth 32 on 2 CPUs against 1 CPU;
 #  - many devices: 128 null_blk devices, one job each, on 2 CPUs (2 worker
-#    threads in all) against one device on the same 2 CPUs, iodepth 4;
+#    threads in all) against one device on the same 2 CPUs, at iodepth 4
+#    each against iodepth 4, and at iodepth 1 each against iodepth 32;
 #  - the cost of per-IO latency accounting (--gtod_reduce);
 #  - the cost of the time series at 100 ms: --sample-interval 100ms against
 #    none (0), the CLI reading samples as a run does (target <= 1%);
@@ -67,10 +68,10 @@ median() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-# The 128-device run, with the worker count read while it runs.
+# The 128-device run at iodepth $2 (4), with the worker count read while it runs.
 many_iops() {
 	local f=$1 r
-	bl_iops 4 0-1 "${many[@]}" >"$f.iops" &
+	bl_iops "${2:-4}" 0-1 "${many[@]}" >"$f.iops" &
 	r=$!
 	sleep 2
 	blkload -j info | python3 -c 'import json,sys; print(json.load(sys.stdin)["nr_workers"])' \
@@ -128,7 +129,7 @@ for d in 1 32 128; do
 	fi
 done
 tmpf=$(mktemp)
-one=() two=() nolat=() single=() multi=() workers=() nosmp=() smp100=()
+one=() two=() nolat=() single=() multi=() multi1=() workers=() nosmp=() smp100=()
 fu=() bu=() fa=() ba=()
 for ((i = 0; i < repeat; i++)); do
 	fu+=("$(fio_iops io_uring 32 --fixedbufs --registerfiles)")
@@ -143,6 +144,7 @@ for ((i = 0; i < repeat; i++)); do
 	single+=("$(bl_iops 4 0-1 --dev $dev)")
 	multi+=("$(many_iops "$tmpf")")
 	workers+=("$(cat "$tmpf.workers")")
+	multi1+=("$(many_iops "$tmpf" 1)")
 done
 rm -f "$tmpf" "$tmpf.iops" "$tmpf.workers"
 r[blkload_32]=$(median "${one[@]}")
@@ -152,13 +154,14 @@ done
 echo "blkload iodepth 32 runs: 1 CPU ${one[*]}; 2 CPUs ${two[*]}; no latency ${nolat[*]}" >&2
 echo "time series at iodepth 32: none ${nosmp[*]}; every 100 ms ${smp100[*]}" >&2
 echo "iodepth 4 on 2 CPUs: 1 device ${single[*]}; 128 devices ${multi[*]} (workers ${workers[*]})" >&2
+echo "128 devices at iodepth 1 on 2 CPUs: ${multi1[*]} (against 1 device at iodepth 32 on 2 CPUs above)" >&2
 echo "engines at iodepth 32: fio io_uring ${fu[*]}; blkload io_uring ${bu[*]}; fio libaio ${fa[*]}; blkload libaio ${ba[*]}" >&2
 
 python3 - "$out" "$rt" "${r[libaio_1]}" "${r[uring_1]}" "${r[blkload_1]}" \
 	"${r[libaio_32]}" "${r[uring_32]}" "${r[blkload_32]}" \
 	"${r[libaio_128]}" "${r[uring_128]}" "${r[blkload_128]}" \
 	"${one[*]}" "${two[*]}" "${nolat[*]}" "${single[*]}" "${multi[*]}" "${workers[*]}" \
-	"${fu[*]}" "${bu[*]}" "${fa[*]}" "${ba[*]}" "${nosmp[*]}" "${smp100[*]}" <<'PY'
+	"${fu[*]}" "${bu[*]}" "${fa[*]}" "${ba[*]}" "${nosmp[*]}" "${smp100[*]}" "${multi1[*]}" <<'PY'
 import json, statistics, sys
 out, rt = sys.argv[1], int(sys.argv[2])
 v = [float(x) for x in sys.argv[3:12]]
@@ -167,7 +170,7 @@ runs = {k: [float(x) for x in s.split()] for k, s in
 workers = [int(x) for x in sys.argv[17].split()]
 for k, a in zip(("fio_io_uring", "engine_io_uring", "fio_libaio", "engine_libaio"), sys.argv[18:22]):
     runs[k] = [float(x) for x in a.split()]
-for k, a in zip(("no_samples", "samples_100ms"), sys.argv[22:24]):
+for k, a in zip(("no_samples", "samples_100ms", "many_devices_qd1"), sys.argv[22:25]):
     runs[k] = [float(x) for x in a.split()]
 med = {k: statistics.median(x) for k, x in runs.items()}
 res = {"runtime_s": rt, "device": "null_blk irqmode=0 memory_backed=0, 4k randread",
@@ -183,6 +186,11 @@ res["ratios"]["two_cpus_vs_one_qd32"] = med["two_cpus"] / med["one_cpu"]
 res["ratios"]["two_cpus_vs_one_qd32_paired"] = pairs("two_cpus", "one_cpu")
 res["ratios"]["128_devices_vs_one_2cpus"] = med["many_devices"] / med["one_device"]
 res["ratios"]["128_devices_vs_one_2cpus_paired"] = pairs("many_devices", "one_device")
+res["ratios"]["128_devices_qd1_vs_one_qd32_2cpus"] = med["many_devices_qd1"] / med["two_cpus"]
+res["ratios"]["128_devices_qd1_vs_one_qd32_2cpus_paired"] = pairs("many_devices_qd1", "two_cpus")
+# The 1-CPU module against fio at iodepth 32, from interleaved rounds.
+res["ratios"]["blkload_vs_fio_io_uring_qd32_paired"] = pairs("one_cpu", "fio_io_uring")
+res["ratios"]["blkload_vs_fio_libaio_qd32_paired"] = pairs("one_cpu", "fio_libaio")
 res["ratios"]["latency_accounting_cost_qd32"] = 1 - med["one_cpu"] / med["no_lat"]
 res["ratios"]["sampling_100ms_cost_qd32"] = 1 - pairs("samples_100ms", "no_samples")
 res["ratios"]["engine_io_uring_vs_fio_io_uring_qd32"] = pairs("engine_io_uring", "fio_io_uring")
@@ -203,6 +211,12 @@ print("128 devices / 1 device on 2 CPUs, iodepth 4: %.2f (medians), %.2f (pairs)
       "%s worker threads   target >= 0.90 with 2" % (
           res["ratios"]["128_devices_vs_one_2cpus"],
           res["ratios"]["128_devices_vs_one_2cpus_paired"], "/".join(map(str, workers))))
+print("128 devices at iodepth 1 / 1 device at iodepth 32, on 2 CPUs: %.2f (medians), %.2f (pairs)"
+      "   target >= 0.90" % (res["ratios"]["128_devices_qd1_vs_one_qd32_2cpus"],
+                           res["ratios"]["128_devices_qd1_vs_one_qd32_2cpus_paired"]))
+print("1 CPU, iodepth 32, interleaved pairs: blkload %.2fx fio io_uring, %.2fx fio libaio" % (
+    res["ratios"]["blkload_vs_fio_io_uring_qd32_paired"],
+    res["ratios"]["blkload_vs_fio_libaio_qd32_paired"]))
 print("latency accounting cost at iodepth 32: %.1f%% of IOPS" %
       (100 * res["ratios"]["latency_accounting_cost_qd32"]))
 print("time series every 100 ms at iodepth 32: %.1f%% of IOPS (median of pairs)   target <= 1%%" %
