@@ -215,6 +215,18 @@ static inline int bl_extack_why(struct netlink_ext_ack *extack, int ret, const c
 	return ret;
 }
 
+/*
+ * Whether IO to request queues @a and @b may meet in one queue below: the
+ * same queue, or a bio-based one (device-mapper, MD, ...) on either side,
+ * which may be stacked on the other (a polled dm-linear bio is polled on
+ * the NVMe queue under it). Conservative: a bio-based device is taken as
+ * stacked on every device.
+ */
+static inline bool bl_queues_meet(struct request_queue *a, struct request_queue *b)
+{
+	return a == b || !queue_is_mq(a) || !queue_is_mq(b);
+}
+
 /* main.c */
 extern unsigned int blkload_max_iodepth;
 extern unsigned int blkload_max_jobs;

@@ -158,7 +158,8 @@ const struct bl_buf_ops bl_slot_buf_ops = {
 };
 
 /*
- * Polled bios of @q's worker are in flight on @q's device. A bio that went
+ * Polled bios of @q's worker are in flight on @q's device (or on one that
+ * may be stacked on it or under it: bl_queues_meet()). A bio that went
  * blocking there could wait for them (a frozen queue waits for all of its
  * requests), and nothing else polls them: it goes with REQ_NOWAIT, and
  * again later if refused. Bios that cannot carry REQ_NOWAIT (trims,
@@ -171,7 +172,8 @@ static bool bl_polls_device(struct bl_queue *q)
 	struct bl_queue *o;
 
 	list_for_each_entry(o, &q->worker->queues, node)
-		if (o->polled && o->q.inflight && bdev_get_queue(o->job->bdev.bdev) == rq)
+		if (o->polled && o->q.inflight &&
+		    bl_queues_meet(bdev_get_queue(o->job->bdev.bdev), rq))
 			return true;
 	return false;
 }

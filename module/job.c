@@ -711,15 +711,16 @@ static bool bl_job_blocks(const struct bl_job *job)
 
 /*
  * A --hipri job and one whose bios go blocking, on a CPU and a device they
- * share: the blocking bio would sleep in the worker that alone polls the
- * other's bios, and a frozen queue waits for those.
+ * share (or may share: a bio-based device stacked on the other,
+ * bl_queues_meet()): the blocking bio would sleep in the worker that alone
+ * polls the other's bios, and a frozen queue waits for those.
  */
 static bool bl_jobs_clash(const struct bl_job *a, const struct bl_job *b)
 {
 	bool ah = a->p.req & BLKLOAD_REQ_HIPRI, bh = b->p.req & BLKLOAD_REQ_HIPRI;
 
 	return ((ah && bl_job_blocks(b)) || (bh && bl_job_blocks(a))) &&
-	       bdev_get_queue(a->bdev.bdev) == bdev_get_queue(b->bdev.bdev) &&
+	       bl_queues_meet(bdev_get_queue(a->bdev.bdev), bdev_get_queue(b->bdev.bdev)) &&
 	       cpumask_intersects(a->cpus, b->cpus);
 }
 
@@ -744,7 +745,7 @@ static int bl_job_check_clash(struct bl_job **jobs, unsigned int i,
 	if (!clash)
 		return 0;
 	NL_SET_ERR_MSG(extack,
-		       "a hipri job and one that submits blocking (trims, write-zeroes, bs needing a split, a device without nowait) on the same CPU and device: the blocked submission could wait for polled IO only that CPU's worker polls; give them different CPUs");
+		       "a hipri job and one that submits blocking (trims, write-zeroes, bs needing a split, a device without nowait) on the same CPU and device (or a device-mapper/MD device that may sit on it): the blocked submission could wait for polled IO only that CPU's worker polls; give them different CPUs");
 	return -EBUSY;
 }
 

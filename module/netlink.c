@@ -226,9 +226,17 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_del;
 	}
 	genlmsg_end(msg, hdr);
+	/*
+	 * A reply that does not reach the caller (its socket's buffer full)
+	 * leaves a job nobody knows the id of, a detached one owned by no
+	 * socket: it goes, with its claim. The reply is freed either way.
+	 */
+	ret = genlmsg_reply(msg, info);
+	if (ret)
+		goto out_del;
 	bl_job_put(job);
 	free_cpumask_var(cpus);
-	return genlmsg_reply(msg, info);
+	return 0;
 
 out_del:
 	bl_job_del(job);

@@ -13,14 +13,15 @@
 # flush request carries no poll cookie), --hipri with bios the device
 # must split (a split bio is not polled) and --hipri with trims (sent
 # blocking) are refused, saying why, and so is a plain job whose bios go
-# blocking on the CPU and device of a polled one.
+# blocking on the CPU and device of a polled one, directly or through a
+# dm-linear stacked on it.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -146,6 +147,33 @@ clash() {
 }
 bl_check "a split (blocking) job next to a polled one on its CPU and device: refused; on another CPU: runs" \
 	clash
+# The same through a stack: a blocking job on a dm-linear over the polled
+# job's device sends its bios down to that device's queue (a polled job on
+# a dm device polls the queue under it): refused too, on another CPU it runs.
+stacked() {
+	local a rc=0 dm=blkload-poll-lin p
+	modprobe dm-mod 2>/dev/null
+	echo "0 $(blockdev --getsz /dev/nullb0) linear /dev/nullb0 0" |
+		dmsetup create "$dm" --noudevsync || return 1
+	p=/dev/mapper/$dm
+	[[ -b $p ]] || p=/dev/$(dmsetup info -c --noheadings -o blkdevname "$dm")
+	timeout 120 blkload -j run --dev /dev/nullb0 --rw randread --hipri --cpus 0 \
+		--runtime "$((6 * BL_SCALE))" >"$tmp/h.json" &
+	a=$!
+	bl_wait 100 bl_has_jobs 1 || rc=1
+	bl_refused "a device-mapper/MD device that may sit on it" timeout 60 blkload run \
+		--dev "$p" --rw randread --bs 64k --number_ios 10 --cpus 0 || rc=1
+	timeout 60 blkload -j run --dev "$p" --rw randread --bs 64k --number_ios 10 \
+		--cpus 1 | bl_json 'd["jobs"][0]["read"]["total_ios"] == 10' || rc=1
+	bl_has_jobs 1 || { echo "# the polled job ended before the checks did"; rc=1; }
+	wait $a || rc=1
+	bl_json 'd["jobs"][0]["read"]["total_ios"] > 0' 'd["jobs"][0]["error"] == 0' <"$tmp/h.json" ||
+		rc=1
+	dmsetup remove --noudevsync "$dm" || rc=1
+	return $rc
+}
+bl_check "a blocking job on a dm-linear over a polled job's device, same CPU: refused; on another CPU: runs" \
+	stacked
 bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
 	memory_backed=1 discard=1
 bl_check "--hipri with reads and trims mixed: refused, saying why" \
