@@ -19,10 +19,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=$top/userspace:$PATH
 n=${COSTS_IOS:-20000}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; modprobe -r null_blk 2>/dev/null || true' EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 cc -O2 -shared -fPIC -o "$tmp/clockcount.so" "$top/scripts/tools/clockcount.c" -ldl
-modprobe -r null_blk 2>/dev/null || true
+# It makes its own null_blk and removes it at the end: never someone else's.
+if [[ -d /sys/module/null_blk ]]; then
+	echo "engine-costs: null_blk is loaded already; run this in the test guest (scripts/vm -- scripts/engine-costs.sh)" >&2
+	exit 1
+fi
+trap 'rm -rf "$tmp"; modprobe -r null_blk 2>/dev/null || true' EXIT
 modprobe null_blk nr_devices=1 gb=16 irqmode=0 memory_backed=0
 echo none >/sys/block/nullb0/queue/scheduler
 dev=/dev/nullb0
