@@ -124,6 +124,7 @@ struct bl_queue {
 
 	/* Everything below is written by the worker alone. */
 	struct list_head node ____cacheline_aligned_in_smp;
+	struct llist_node *ready;	/* taken from done, oldest first, not yet reaped */
 	struct bl_slot **free;	/* stack of idle slots */
 	unsigned int nr_free;
 	struct bl_slot **retry;	/* refused (BLK_STS_AGAIN), to submit again as they were */

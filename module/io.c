@@ -13,7 +13,12 @@
  * Timing is the machine's, one definition for every path: from a clock read
  * just before an IO's own submit_bio() to the clock read of the reap that
  * hands it back to this worker, as fio times an IO from its submission to
- * the getevents that returns it; one clock read a reap. With the default
+ * the getevents that returns it. The reap is fio's: a turn takes the done
+ * list whole, oldest first, and hands it to the machine
+ * iodepth_batch_complete_max completions at a time (1 by default),
+ * refilling the queue between them; the first group is timed by a clock
+ * read after the list was taken, each later one by the clock read that
+ * followed the submissions before it (bl_q_reap_max()). With the default
  * batch of 1 each bio is submitted on its own, without a plug, so every
  * counted IO reaches the driver as its own request. A larger batch submits
  * up to that many bios under one plug: they wait for the plug's flush
@@ -269,21 +274,32 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot)
 }
 
 /*
- * Reaps the done list: each IO's time is this reap's clock read; a bio the
+ * One reap: up to bl_q_reap_max() completions, oldest first, from what the
+ * turn took off the done list (taken here when nothing is left of it). Their
+ * time is *@clock: the clock read after the submissions since the last
+ * reap of the turn, or, at the turn's first, one read here once the list
+ * was taken (@now, the pass's time, without per-IO timing). A bio the
  * device could not take now (REQ_NOWAIT) is held to go again, counted as it
- * was; the window of a device that refuses bios follows.
+ * was, and is not one of the reap's completions; the window of a device
+ * that refuses bios follows.
  */
-static void bl_queue_reap(struct bl_queue *q, u64 now)
+static void bl_queue_reap(struct bl_queue *q, u64 now, u64 *clock)
 {
-	struct llist_node *done = llist_del_all(&q->done);
 	/* The job's own nowait: a refusal is the IO's error, as fio's nowait. */
 	bool retry = !(q->job->p.req & BLKLOAD_REQ_NOWAIT);
-	unsigned int refused = 0, got = 0;
-	struct bl_slot *slot, *tmp;
+	unsigned int refused = 0, got = 0, max = bl_q_reap_max(&q->q);
+	struct bl_slot *slot;
 
-	if (!q->job->p.no_lat)
-		now = ktime_get_ns();
-	llist_for_each_entry_safe(slot, tmp, done, node) {
+	if (!q->ready)
+		q->ready = llist_reverse_order(llist_del_all(&q->done));
+	if (!q->job->p.no_lat) {
+		if (!*clock)
+			*clock = ktime_get_ns();
+		now = *clock;
+	}
+	while (q->ready && got < max) {
+		slot = llist_entry(q->ready, struct bl_slot, node);
+		q->ready = q->ready->next;
 		slot->busy = false;
 		if (unlikely(slot->status == BLK_STS_NOTSUPP &&
 			     (slot->bio.bi_opf & BL_REQ_POLLED))) {
@@ -365,9 +381,11 @@ static unsigned int bl_queue_window_room(const struct bl_queue *q)
 
 /*
  * Submits what the queue may now: its held bios first, then what the
- * machine draws. Returns whether anything went.
+ * machine draws. The clock read after the last submission goes into
+ * *@clock: the time of the next reap of the turn. Returns whether anything
+ * went.
  */
-static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
+static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u64 *clock)
 {
 	struct bl_job *job = q->job;
 	unsigned int n, batch = job->p.batch, i;
@@ -426,6 +444,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 				plugged = slot;
 			} else {
 				slot->io.sent_ns = ktime_get_ns();
+				*clock = slot->io.sent_ns;
 			}
 		}
 		if (plugging) {
@@ -435,6 +454,8 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline)
 			sent = no_lat ? 0 : ktime_get_ns();
 			for (; plugged; plugged = plugged->batch_next)
 				plugged->io.sent_ns = sent;
+			if (!no_lat)
+				*clock = sent;
 		}
 		any |= b;
 		n -= b;
@@ -474,15 +495,15 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	u8 phase = q->q.phase;
 	unsigned int act;
 	bool busy = false, stop;
-	u64 t0 = *clk;
+	u64 t0 = *clk, clock = 0;
 
 	/* Since the last turn the worker saw q->q.inflight IOs outstanding. */
 	bl_q_depth(&q->q, now);
 	/* Polled IO in flight keeps the worker busy: it polls instead of sleeping. */
 	if (q->polled && q->q.inflight && bl_queue_poll(q))
 		busy = true;
-	if (!llist_empty(&q->done)) {
-		bl_queue_reap(q, now);
+	if (q->ready || !llist_empty(&q->done)) {
+		bl_queue_reap(q, now, &clock);
 		busy = true;
 	}
 	if (offline)
@@ -504,14 +525,21 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		bl_job_queue_finished(job, q->q.reason);
 		return true;
 	}
-	if (bl_q_sends(&q->q) && (q->nr_free || q->nr_retry) && !q->worker->freezing) {
-		busy |= bl_queue_submit(q, now, &q->worker->offline);
-		/*
-		 * A read-back pass that used up its look-ahead, or reached its
-		 * end with nothing in flight (it finishes at the next turn),
-		 * comes back at once; else a completion wakes the worker.
-		 */
-		busy |= q->q.vmore || (q->q.vdone && !q->q.inflight && !q->nr_retry);
+	/* fio's reap: the queue refilled after each, until what the turn took is reaped. */
+	for (;;) {
+		if (bl_q_sends(&q->q) && (q->nr_free || q->nr_retry) && !q->worker->freezing) {
+			busy |= bl_queue_submit(q, now, &q->worker->offline, &clock);
+			/*
+			 * A read-back pass that used up its look-ahead, or
+			 * reached its end with nothing in flight (it finishes
+			 * at the next turn), comes back at once; else a
+			 * completion wakes the worker.
+			 */
+			busy |= q->q.vmore || (q->q.vdone && !q->q.inflight && !q->nr_retry);
+		}
+		if (!q->ready)
+			break;
+		bl_queue_reap(q, now, &clock);
 	}
 	*deadline = bl_q_deadline(&q->q, min(q->nr_free, bl_queue_window_room(q)), *deadline);
 	if (q->retry_at && q->nr_retry && q->retry_at < *deadline)
@@ -524,7 +552,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 /* Whether a turn of @q has anything to do; the worker checks before sleeping. */
 bool bl_queue_pending(struct bl_queue *q)
 {
-	return !llist_empty(&q->done) || bl_q_wants_turn(&q->q);
+	return q->ready || !llist_empty(&q->done) || bl_q_wants_turn(&q->q);
 }
 
 /* Whether @q has polled IO in flight, which only its worker completes. */

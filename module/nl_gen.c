@@ -55,6 +55,11 @@ static struct netlink_range_validation blkload_startdelay_range = {
 	.max = 3600000000000,
 };
 
+static struct netlink_range_validation blkload_batch_complete_range = {
+	.min = 0,
+	.max = 65536,
+};
+
 const struct nla_policy blkload_sample_nl_policy[BLKLOAD_A_SAMPLE_MAX + 1] = {
 	[BLKLOAD_A_SAMPLE_INDEX] = { .type = NLA_U64, },
 	[BLKLOAD_A_SAMPLE_TIME] = { .type = NLA_U64, },
@@ -219,4 +224,5 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_VERIFY_NO_READBACK] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_VERIFY_STATS] = NLA_POLICY_NESTED(blkload_verify_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_FIRST] = { .type = NLA_U32, },
+	[BLKLOAD_A_BATCH_COMPLETE] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_batch_complete_range),
 };

@@ -14,6 +14,14 @@
 # configured service time. (At iodepth 8 an IO's clat is mostly its wait
 # behind the submissions of the others, so it scales with each path's cost
 # per IO: the module's is a fraction of fio's.)
+#
+# The reap is fio's on every path (iodepth_batch_complete_max, 1 by
+# default): one completion a reap, the queue refilled before the next. On an
+# inline device at iodepth 8 each IO then waits behind the other seven's
+# resubmission, as in fio: by Little's law IOPS x mean latency, the IOs in
+# flight, is near 8 on each path (at least 6 asked), where reaping every
+# ready completion at one clock read (--iodepth_batch_complete_max 8) keeps
+# about half as many: the module is run that way too and must keep fewer.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
@@ -21,7 +29,7 @@ bl_not_on_debug_lane "timings side by side with fio (the 6.1 lane checks them)"
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 12
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -30,7 +38,8 @@ n=4000
 
 # fio and blkload, the same IOs on $1 at iodepth 1 and 8; their JSON in
 # $tmp/$2{1,8}.{fio,fiouring,mod,uring,aio}.json: fio libaio, fio io_uring
-# (fixedbufs, registerfiles), the module, blkload's io_uring and libaio.
+# (fixedbufs, registerfiles), the module, blkload's io_uring and libaio; and
+# $tmp/$2.L{mod,modall,uring,aio}.json, 1 s runs at iodepth 8 (inflight()).
 side_by_side() {
 	local dev=$1 tag=$2 rc=0 qd
 	for qd in 1 8; do
@@ -50,6 +59,16 @@ side_by_side() {
 			--number_ios $n --cpus 0 >"$tmp/$tag$qd.aio.json" 2>>"$tmp/$tag.err" || rc=1
 		sed 's/^/# /' "$tmp/$tag.err"
 	done
+	# Little's law wants a steady state: 1 s runs (a short one is mostly its start).
+	blkload -j run --dev "$dev" --rw randread --bs 4k --iodepth 8 --runtime 1 --cpus 0 \
+		>"$tmp/$tag.Lmod.json" 2>"$tmp/$tag.err" || rc=1
+	blkload -j run --dev "$dev" --rw randread --bs 4k --iodepth 8 --runtime 1 --cpus 0 \
+		--iodepth_batch_complete_max 8 >"$tmp/$tag.Lmodall.json" 2>>"$tmp/$tag.err" || rc=1
+	blkload -j run --engine io_uring --dev "$dev" --rw randread --bs 4k --iodepth 8 \
+		--runtime 1 --cpus 0 >"$tmp/$tag.Luring.json" 2>>"$tmp/$tag.err" || rc=1
+	blkload -j run --engine libaio --dev "$dev" --rw randread --bs 4k --iodepth 8 \
+		--runtime 1 --cpus 0 >"$tmp/$tag.Laio.json" 2>>"$tmp/$tag.err" || rc=1
+	sed 's/^/# /' "$tmp/$tag.err"
 	return $rc
 }
 
@@ -94,12 +113,51 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# fio's reap on an inline device at iodepth 8 ($1: tag): IOs in flight by
+# Little's law (IOPS x mean latency) at least 6 on each blkload path, and
+# fewer on the module reaping all at once (--iodepth_batch_complete_max 8),
+# whose report says so; fio's own (its 4000-IO runs) for the log.
+inflight() {
+	python3 - "$tmp/$1" <<'PY'
+import json, sys
+base = sys.argv[1]
+ok = True
+def load(eng):
+    return json.load(open(base + "." + eng + ".json"))["jobs"][0]
+def little(j):
+    r = j["read"]
+    return r["iops"] * r["lat_ns"]["mean"] / 1e9
+got = {e: little(load(e)) for e in ("Lmod", "Luring", "Laio", "Lmodall")}
+fio = {e: little(json.load(open(base + "8." + e + ".json"))["jobs"][0]) for e in ("fio", "fiouring")}
+print("# %s iodepth 8, IOs in flight (IOPS x mean lat): %s; fio's: %s" % (
+    base.rsplit("/", 1)[1], ", ".join("%s %.2f" % kv for kv in got.items()),
+    ", ".join("%s %.2f" % kv for kv in fio.items())))
+for e in ("Lmod", "Luring", "Laio"):
+    if got[e] < 6:
+        print("# %s: %.2f IOs in flight at iodepth 8: not fio's one completion a reap" % (e, got[e]))
+        ok = False
+    if load(e).get("iodepth_batch_complete_max") != 1:
+        print("# %s: the report does not say iodepth_batch_complete_max 1" % e)
+        ok = False
+if load("Lmodall").get("iodepth_batch_complete_max") != 8:
+    print("# Lmodall: the report does not say iodepth_batch_complete_max 8")
+    ok = False
+if not got["Lmodall"] < got["Lmod"] - 1:
+    print("# reaping all at once kept %.2f in flight, one a reap %.2f: the batch did nothing"
+          % (got["Lmodall"], got["Lmod"]))
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+}
+
 # Inline completions: null_blk irqmode=0 completes inside submit_bio().
 bl_nullb nr_devices=1 gb=1 irqmode=0 memory_backed=0
 bl_check "null_blk irqmode=0: fio and blkload ran, each path (exit 0)" \
 	side_by_side /dev/nullb0 inline
 bl_check "null_blk irqmode=0 (completes in submit_bio): module, io_uring, libaio clat > 0, slat/clat/lat fio's order, lat = slat + clat" \
 	compare inline 0
+bl_check "null_blk irqmode=0, iodepth 8: fio's reap on every path (>= 6 IOs in flight by Little's law), fewer reaping all at once" \
+	inflight inline
 modprobe -r null_blk
 
 # A timer device: 100 us a request.
@@ -117,6 +175,8 @@ bl_check "brd: fio and blkload ran, each path (exit 0)" \
 	side_by_side /dev/ram0 brd
 bl_check "brd (completes in submit_bio): module, io_uring, libaio clat > 0, fio's order, lat = slat + clat" \
 	compare brd 0
+bl_check "brd, iodepth 8: fio's reap on every path (>= 6 IOs in flight), fewer reaping all at once" \
+	inflight brd
 modprobe -r brd
 
 # The checker fails where it must: on clat 0 (the old definition), on a
@@ -151,6 +211,28 @@ refuses() {
 		! compare inline2 0 >/dev/null && ! compare inline3 0 >/dev/null 2>&1
 }
 bl_check "the comparison fails on clat 0, on a mean 20x fio's, on a short count, on no report" refuses
+# The in-flight check fails where it must: a module that reaps all at once
+# (its own reap-all report as the default's), and no report.
+mkdir -p "$tmp/neg"
+for w in a b; do
+	cp "$tmp/inline8.fio.json" "$tmp/neg/${w}8.fio.json"
+	cp "$tmp/inline8.fiouring.json" "$tmp/neg/${w}8.fiouring.json"
+	for e in Lmod Luring Laio Lmodall; do
+		cp "$tmp/inline.$e.json" "$tmp/neg/$w.$e.json"
+	done
+done
+python3 - "$tmp/neg/a" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + ".Lmodall.json"))
+d["jobs"][0]["iodepth_batch_complete_max"] = 1
+json.dump(d, open(sys.argv[1] + ".Lmod.json", "w"))
+PY
+rm -f "$tmp/neg/b.Luring.json"
+inflight_refuses() {
+	! inflight neg/a >/dev/null 2>&1 && ! inflight neg/b >/dev/null 2>&1
+}
+bl_check "the in-flight check fails on a module reaping all at once and on a missing report" \
+	inflight_refuses
 bl_check "the comparison passes on the real inline run again (the checker is not broken)" \
 	compare inline 0
 bl_check "nothing left of blkload" bl_clean

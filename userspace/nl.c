@@ -121,6 +121,7 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_IO_SIZE:
 	case BLKLOAD_A_RANDSEED:
 	case BLKLOAD_A_BATCH:
+	case BLKLOAD_A_BATCH_COMPLETE:
 	case BLKLOAD_A_CONTINUE_ON_ERROR:
 	case BLKLOAD_A_JOB_ID:
 	case BLKLOAD_A_SAMPLE_RING:
@@ -362,6 +363,7 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_ALLOW_WRITE] = "--allow-write",
 		[BLKLOAD_A_FORCE] = "--force",
 		[BLKLOAD_A_BATCH] = "--iodepth_batch_submit",
+		[BLKLOAD_A_BATCH_COMPLETE] = "--iodepth_batch_complete_max",
 		[BLKLOAD_A_DRAIN_TIMEOUT] = "--drain-timeout",
 		[BLKLOAD_A_CONTINUE_ON_ERROR] = "--continue_on_error",
 		[BLKLOAD_A_SAMPLE_INTERVAL] = "--sample-interval",

@@ -80,6 +80,7 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_VERIFY_NO_READBACK] = "verify-no-readback",
 	[BLKLOAD_A_VERIFY_STATS] = "verify-stats",
 	[BLKLOAD_A_QUEUE_FIRST] = "queue-first",
+	[BLKLOAD_A_BATCH_COMPLETE] = "batch-complete",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

@@ -121,6 +121,8 @@ static const struct wopt wopts[] = {
 	  "bios per plug (1: each bio on its own)" },
 	{ "iodepth_batch", required_argument, OPT_BATCH, NULL, NULL },
 	{ "batch", required_argument, OPT_BATCH, NULL, NULL },
+	{ "iodepth_batch_complete_max", required_argument, OPT_BATCH_COMPLETE, "N",
+	  "most completions a reap takes before the queue is refilled (fio's; 1)" },
 	{ "gtod_reduce", optional_argument, OPT_NO_LAT, NULL, "no per-IO timestamps or histogram" },
 	{ "no-lat", no_argument, OPT_NO_LAT, NULL, NULL },
 	{ "percentile_list", required_argument, OPT_PERCENTILES, "P:P:...",
@@ -968,6 +970,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, UINT32_MAX, &w->p.batch) ?
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			w->have_batch = true;
+			break;
+		case OPT_BATCH_COMPLETE:
+			ret = parse_u32_range(optarg, 0, 65536, &w->p.batch_complete) ?
+			      bad_value(opts[idx].name, optarg,
+					"a number of completions, 0-65536 (0: fio's default, 1)") : 0;
 			break;
 		case OPT_CPUS:
 			ret = parse_cpulist(optarg, &w->cpus) ?

@@ -42,6 +42,7 @@ struct bl_params {
 	BL_U32 bs_max;		/* the largest IO (bs without a split): slots hold it */
 	BL_U32 iodepth;		/* per CPU queue */
 	BL_U32 batch;		/* bios a plug, IOs a submission call; 0: 1 */
+	BL_U32 batch_complete;	/* most completions a reap takes (iodepth_batch_complete_max) */
 	BL_U32 coe;		/* continue-on-error bits (BLKLOAD_COE_*) */
 	BL_U32 req;		/* BLKLOAD_REQ_* flags */
 	BL_U64 offset, size;	/* the region; size 0: to the device's end */
@@ -128,6 +129,7 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_ZERO_BUFFERS, BL_PK_FLAG, zero_buffers, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
+	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),
 };
 
 #define BL_PARAM_ATTRS_NR	BL_ARRAY_SIZE(bl_param_attrs)
@@ -389,8 +391,8 @@ struct bl_params_limits {
 
 /*
  * The checks that need no device, for a job of @nr_queues CPU queues on a
- * path with limits @lim; fills the defaults (batch, bs_max, sample_ring,
- * loops). Returns 0 or a negative errno, @why set.
+ * path with limits @lim; fills the defaults (batch, batch_complete, bs_max,
+ * sample_ring, loops). Returns 0 or a negative errno, @why set.
  */
 static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 				  const struct bl_params_limits *lim, const char **why)
@@ -478,6 +480,11 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 		p->batch = 1;
 	if (p->batch > p->iodepth)
 		p->batch = p->iodepth;
+	/* fio's iodepth_batch_complete_max: by default its min, 1. */
+	if (!p->batch_complete)
+		p->batch_complete = 1;
+	if (p->batch_complete > p->iodepth)
+		p->batch_complete = p->iodepth;
 	if (!p->think_blocks)
 		p->think_blocks = 1;
 	if (!p->loops)

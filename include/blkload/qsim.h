@@ -27,6 +27,7 @@ struct bl_sim_slot {
 	BL_U64 done_at;		/* when the device completes it */
 	int state;		/* BL_SIM_FREE, _FLIGHT, _HELD */
 	bool refuse;		/* comes back refused (async_refuse) */
+	bool taken;		/* completed, taken by this turn, not yet reaped */
 	BL_U8 buf[BL_SIM_BS];
 	BL_U32 vsnap[1];
 };
@@ -65,6 +66,9 @@ struct bl_sim {
 	BL_U64 idle_since;
 	bool idle;
 	unsigned int stop_in;	/* stop as soon as queue 0 is in phase stop_in - 1 (0: no) */
+	unsigned int reap_most;	/* the most completions one reap handed over */
+	unsigned int taken_most;	/* the most completions one turn took */
+	BL_U64 offsets;		/* a digest of the offsets drawn, in order */
 	bool async_refuse;	/* refusals come back at completion, not at submission */
 	BL_U8 disk[BL_SIM_UNITS * BL_SIM_BS];
 	BL_U32 vmap[BL_SIM_UNITS];
@@ -244,22 +248,23 @@ static inline void bl_sim_submit(struct bl_sim *s, struct bl_sim_q *sq, struct b
 	sl->done_at = s->now + s->service_ns;
 }
 
-/* One turn of queue @i at the clock's now: reap, tick, submit; the next deadline. */
-static inline BL_U64 bl_sim_turn(struct bl_sim *s, unsigned int i)
+/*
+ * One reap of queue @sq: up to bl_q_reap_max() of the completions its turn
+ * took (refusals are none of them). Returns whether any taken one is left.
+ */
+static inline bool bl_sim_reap(struct bl_sim *s, struct bl_sim_q *sq)
 {
-	struct bl_sim_q *sq = &s->qs[i];
 	struct bl_q *q = &sq->q;
-	BL_U64 deadline = ~0ULL;
-	unsigned int k, act, nfree = 0, room;
+	unsigned int k, got = 0, max = bl_q_reap_max(q);
 
-	if (sq->done)
-		return deadline;
-	bl_q_depth(q, s->now);
 	for (k = 0; k < sq->depth; k++) {
 		struct bl_sim_slot *sl = &sq->slot[k];
 
-		if (sl->state != BL_SIM_FLIGHT || sl->done_at > s->now)
+		if (!sl->taken)
 			continue;
+		if (got == max)
+			return true;
+		sl->taken = false;
 		if (sl->refuse) {
 			/* Refused at its completion, as a stacked driver may. */
 			bl_q_refused(q);
@@ -269,59 +274,100 @@ static inline BL_U64 bl_sim_turn(struct bl_sim *s, unsigned int i)
 		bl_sim_device(s, sl);
 		bl_q_reaped(q, &sl->io, 0, s->now, &bl_sim_buf_ops, sl);
 		sl->state = BL_SIM_FREE;
+		if (++got > s->reap_most)
+			s->reap_most = got;
 	}
-	act = bl_q_tick(q, s->now, s->job.stop);
-	/* A stop as soon as queue 0 is in the phase to stop in, within the turn. */
-	if (s->stop_in && i == 0 && q->phase == s->stop_in - 1 && !s->job.stop) {
-		bl_sim_end(&s->job, BLKLOAD_REASON_STOPPED);
-		act |= bl_q_tick(q, s->now, true);
-	}
-	if (act & BL_Q_DROP_HELD) {
-		for (k = 0; k < sq->depth; k++) {
-			if (sq->slot[k].state != BL_SIM_HELD)
-				continue;
-			bl_q_dropped(q, &sq->slot[k].io, &bl_sim_buf_ops, &sq->slot[k]);
-			sq->slot[k].state = BL_SIM_FREE;
-		}
-		act = bl_q_tick(q, s->now, s->job.stop);
-	}
-	if (act & BL_Q_FINISHED) {
-		sq->done = true;
-		return deadline;
-	}
-	if (bl_q_sends(q)) {
-		/* The held ones go again first. */
-		for (k = 0; k < sq->depth; k++) {
-			if (sq->slot[k].state != BL_SIM_HELD)
-				continue;
-			bl_q_resent(q, s->now);
-			bl_sim_submit(s, sq, &sq->slot[k]);
-		}
-		for (k = 0; k < sq->depth; k++)
-			nfree += sq->slot[k].state == BL_SIM_FREE;
-		room = bl_q_room(q, nfree);
-		for (k = 0; k < sq->depth && room; k++) {
-			struct bl_sim_slot *sl = &sq->slot[k];
+	return false;
+}
 
-			if (sl->state != BL_SIM_FREE)
-				continue;
-			if (!bl_q_draw(q, s->now, &sl->io))
-				break;
-			room--;
-			if (!sl->io.readback) {
-				s->draws[i]++;
-				s->counted[i] += sl->io.counted;
-				if (!s->first_draw)
-					s->first_draw = s->now;
-				s->last_draw = s->now;
-			}
-			bl_q_prep(q, &sl->io, &bl_sim_buf_ops, sl);
-			sl->io.submit_ns = s->now;
-			bl_q_sent(q, s->now);
-			bl_sim_submit(s, sq, sl);
-		}
+/* Submits what queue @i may: its held IOs first, then what the machine draws. */
+static inline void bl_sim_refill(struct bl_sim *s, unsigned int i)
+{
+	struct bl_sim_q *sq = &s->qs[i];
+	struct bl_q *q = &sq->q;
+	unsigned int k, nfree = 0, room;
+
+	/* The held ones go again first. */
+	for (k = 0; k < sq->depth; k++) {
+		if (sq->slot[k].state != BL_SIM_HELD)
+			continue;
+		bl_q_resent(q, s->now);
+		bl_sim_submit(s, sq, &sq->slot[k]);
 	}
+	for (k = 0; k < sq->depth; k++)
+		nfree += sq->slot[k].state == BL_SIM_FREE;
+	room = bl_q_room(q, nfree);
+	for (k = 0; k < sq->depth && room; k++) {
+		struct bl_sim_slot *sl = &sq->slot[k];
+
+		if (sl->state != BL_SIM_FREE)
+			continue;
+		if (!bl_q_draw(q, s->now, &sl->io))
+			break;
+		room--;
+		if (!sl->io.readback) {
+			s->offsets = s->offsets * 1000003 + sl->io.off;
+			s->draws[i]++;
+			s->counted[i] += sl->io.counted;
+			if (!s->first_draw)
+				s->first_draw = s->now;
+			s->last_draw = s->now;
+		}
+		bl_q_prep(q, &sl->io, &bl_sim_buf_ops, sl);
+		sl->io.submit_ns = s->now;
+		bl_q_sent(q, s->now);
+		bl_sim_submit(s, sq, sl);
+	}
+}
+
+/*
+ * One turn of queue @i at the clock's now: it takes what completed, then
+ * reaps it fio's way, bl_q_reap_max() at a time, each reap followed by the
+ * machine's tick and the queue's refill; the next deadline.
+ */
+static inline BL_U64 bl_sim_turn(struct bl_sim *s, unsigned int i)
+{
+	struct bl_sim_q *sq = &s->qs[i];
+	struct bl_q *q = &sq->q;
+	BL_U64 deadline = ~0ULL;
+	unsigned int k, act, nfree = 0;
+	bool more;
+
+	if (sq->done)
+		return deadline;
+	bl_q_depth(q, s->now);
+	for (k = 0, nfree = 0; k < sq->depth; k++) {
+		sq->slot[k].taken = sq->slot[k].state == BL_SIM_FLIGHT &&
+				    sq->slot[k].done_at <= s->now;
+		nfree += sq->slot[k].taken;
+	}
+	if (nfree > s->taken_most)
+		s->taken_most = nfree;
 	nfree = 0;
+	do {
+		more = bl_sim_reap(s, sq);
+		act = bl_q_tick(q, s->now, s->job.stop);
+		/* A stop as soon as queue 0 is in the phase to stop in, within the turn. */
+		if (s->stop_in && i == 0 && q->phase == s->stop_in - 1 && !s->job.stop) {
+			bl_sim_end(&s->job, BLKLOAD_REASON_STOPPED);
+			act |= bl_q_tick(q, s->now, true);
+		}
+		if (act & BL_Q_DROP_HELD) {
+			for (k = 0; k < sq->depth; k++) {
+				if (sq->slot[k].state != BL_SIM_HELD)
+					continue;
+				bl_q_dropped(q, &sq->slot[k].io, &bl_sim_buf_ops, &sq->slot[k]);
+				sq->slot[k].state = BL_SIM_FREE;
+			}
+			act = bl_q_tick(q, s->now, s->job.stop);
+		}
+		if (act & BL_Q_FINISHED) {
+			sq->done = true;
+			return deadline;
+		}
+		if (bl_q_sends(q))
+			bl_sim_refill(s, i);
+	} while (more);
 	for (k = 0; k < sq->depth; k++) {
 		nfree += sq->slot[k].state == BL_SIM_FREE;
 		if (sq->slot[k].state == BL_SIM_FLIGHT && sq->slot[k].done_at < deadline)
@@ -422,6 +468,45 @@ static inline const char *bl_sim_trace_limit(struct bl_sim *s, BL_U64 ramp_ns, u
 	}
 	if (ios != 1001)
 		return "the job did not do exactly number_ios";
+	return NULL;
+}
+
+/*
+ * fio's reap: one turn takes every completion, but a reap hands over at
+ * most iodepth_batch_complete_max of them (1 by default), the queue refilled
+ * between; the IOs drawn, their order and the counts are the same whatever
+ * the batch.
+ */
+static inline const char *bl_sim_trace_reap_batch(struct bl_sim *s)
+{
+	static const BL_U32 batches[] = { 0, 1, 3, 8 };
+	BL_U64 offsets = 0, draws = 0;
+	const char *why;
+	unsigned int b;
+
+	for (b = 0; b < BL_ARRAY_SIZE(batches); b++) {
+		memset(s, 0, sizeof(*s));
+		bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
+		s->p.number_ios = 1000;
+		s->p.batch_complete = batches[b];
+		why = bl_sim_start(s);
+		if (!why)
+			why = bl_sim_run(s, 1000000);
+		if (!why)
+			why = bl_sim_ended_clean(s);
+		if (why)
+			return why;
+		if (s->qs[0].q.s.st[BL_READ].ios != 1000)
+			return "a reap batch changed the count";
+		if (s->taken_most != 8)
+			return "a turn did not take every completion ready";
+		if (s->reap_most != (batches[b] ? batches[b] : 1))
+			return "a reap handed over more or fewer than iodepth_batch_complete_max";
+		if (b && (s->offsets != offsets || s->draws[0] != draws))
+			return "a reap batch changed the IOs drawn or their order";
+		offsets = s->offsets;
+		draws = s->draws[0];
+	}
 	return NULL;
 }
 

@@ -34,6 +34,17 @@
  * is the rest. An IO that completed inside its submission call still has a
  * clat: the time until its submitter reaped it.
  *
+ * The reap is fio's too (bl_q_reap_max()): a reap hands the machine at most
+ * iodepth_batch_complete_max completions (fio's default: 1), oldest first,
+ * and the queue is refilled before the next reap. However an engine learns
+ * of its completions (a done list, a ring, one system call for many), it
+ * hands them over that way, each group timed by the clock read that follows
+ * the submissions before it. So on a device faster than its client, an IO's
+ * clat holds its wait behind the resubmission of those that completed
+ * before it, as fio's does (about iodepth IOs in flight by Little's law at
+ * a full queue, where taking every ready completion at one clock read keeps
+ * about half).
+ *
  * The machine reads no clock and allocates nothing: times come in, and the
  * environment (env.h) gives types and atomics. Statistics are written by
  * the queue's thread alone, between BL_Q_WRITE_BEGIN/END (u64_stats_sync in
@@ -595,6 +606,17 @@ static inline unsigned int bl_q_tick(struct bl_q *q, BL_U64 now, bool stop)
 		act |= bl_q_finish(q, now);
 	}
 	return act;
+}
+
+/*
+ * The most completions one reap hands over (fio's iodepth_batch_complete_max,
+ * by default 1); the engine refills the queue (bl_q_room(), bl_q_draw())
+ * before it hands over more, and times them by the clock read after those
+ * submissions (or the reap's own when none went).
+ */
+static inline unsigned int bl_q_reap_max(const struct bl_q *q)
+{
+	return q->p->batch_complete ? q->p->batch_complete : 1;
 }
 
 /* Whether a turn of the queue has anything to do (besides reaps): before sleeping. */

@@ -42,6 +42,11 @@ static void bl_queue_test_limit(struct kunit *test)
 	BL_TRACE(test, (s->async_refuse = true, bl_sim_trace_limit(s, 0, 3)));
 }
 
+static void bl_queue_test_reap_batch(struct kunit *test)
+{
+	BL_TRACE(test, bl_sim_trace_reap_batch(s));
+}
+
 static void bl_queue_test_think(struct kunit *test)
 {
 	BL_TRACE(test, bl_sim_trace_think(s));
@@ -81,6 +86,7 @@ static void bl_queue_test_runtime_verify(struct kunit *test)
 static struct kunit_case bl_queue_test_cases[] = {
 	KUNIT_CASE(bl_queue_test_ramp),
 	KUNIT_CASE(bl_queue_test_limit),
+	KUNIT_CASE(bl_queue_test_reap_batch),
 	KUNIT_CASE(bl_queue_test_think),
 	KUNIT_CASE(bl_queue_test_rate),
 	KUNIT_CASE(bl_queue_test_verify),

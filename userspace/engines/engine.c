@@ -7,8 +7,12 @@
  *
  * Timing is the machine's, as in the module and in fio: an IO's latency
  * runs from a clock read just before its submission call to the clock read
- * that follows the reap returning it (one read per reap, as fio takes one
- * per batch of events).
+ * that follows the reap returning it. The reap is fio's (bl_q_reap_max()):
+ * what one system call returns is handed to each queue
+ * iodepth_batch_complete_max completions at a time (1 by default), oldest
+ * first, the queue refilled between them; the first group is timed by a
+ * clock read after the call, each later one by the clock read that followed
+ * the submission before it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -285,10 +289,12 @@ static int queue_init(struct eng_run *run, struct eng_job *job, struct eng_queue
 
 /*
  * Submits what the queue may: its held IOs first, then what the machine
- * draws, in batches of one submission call. Returns true when anything
+ * draws, in batches of one submission call. The clock read after the last
+ * call goes into *@clock (with per-IO timing). Returns true when anything
  * went.
  */
-static bool queue_submit(struct eng_thread *t, struct eng_queue *q, uint64_t now)
+static bool queue_submit(struct eng_thread *t, struct eng_queue *q, uint64_t now,
+			 uint64_t *clock)
 {
 	const struct bl_params *p = &q->job->p;
 	unsigned int n = q->nr_held + bl_q_room(&q->q, q->nr_free), batch = p->batch;
@@ -338,6 +344,7 @@ static bool queue_submit(struct eng_thread *t, struct eng_queue *q, uint64_t now
 
 			for (i = 0; i < (unsigned int)sent; i++)
 				slots[i]->io.sent_ns = ns;
+			*clock = ns;
 		}
 		if (sent < 0) {
 			job_error(q->job, sent);
@@ -369,12 +376,12 @@ static void queue_drop_held(struct eng_queue *q)
 }
 
 /*
- * One turn over a queue at @now: the machine's phases, then submissions;
- * the next deadline into *@next. Returns true when it did anything that
- * needs another turn at once.
+ * One turn over a queue at @now: the machine's phases, then submissions
+ * (the clock read after them into *@clock); the next deadline into *@next.
+ * Returns true when it did anything that needs another turn at once.
  */
 static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t now,
-			  uint64_t *next)
+			  uint64_t *next, uint64_t *clock)
 {
 	bool stop = __atomic_load_n(&q->job->core.stop, __ATOMIC_ACQUIRE), busy = false;
 	uint8_t phase = q->q.phase;
@@ -394,7 +401,7 @@ static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t no
 	}
 	busy = q->q.phase != phase;
 	if (bl_q_sends(&q->q) && (q->nr_free || q->nr_held)) {
-		busy |= queue_submit(t, q, now);
+		busy |= queue_submit(t, q, now, clock);
 		/* A read-back pass that used up its look-ahead, or ended: at once. */
 		busy |= q->q.vmore || (q->q.vdone && !q->q.inflight && !q->nr_held);
 	}
@@ -416,16 +423,32 @@ static void thread_reap(struct eng_thread *t, bool wait, uint64_t timeout)
 			}
 		return;
 	}
-	/* One clock read for the reap: every IO it returns completed by then. */
+	/* A clock read after the call: every IO it returned completed by then. */
 	now = eng_now_ns();
+	t->reap_gen++;
 	for (int i = 0; i < n; i++) {
 		struct eng_slot *s = t->done[i];
 		struct eng_queue *q = s->q;
 		int err = s->res == (int64_t)s->io.len ? 0 : s->res < 0 ? (int)s->res : -EIO;
 
+		if (q->reap_gen != t->reap_gen) {
+			q->reap_gen = t->reap_gen;
+			q->reap_ns = now;
+			q->reaped = 0;
+		} else if (q->reaped == bl_q_reap_max(&q->q)) {
+			/*
+			 * fio's reap: the queue is refilled before its next
+			 * group, timed by the clock read after that submission.
+			 */
+			uint64_t next = UINT64_MAX;
+
+			queue_service(t, q, q->reap_ns, &next, &q->reap_ns);
+			q->reaped = 0;
+		}
+		q->reaped++;
 		/* The thread's CPU is the workload's: split by its counted IOs. */
 		q->ios_done += s->io.counted;
-		bl_q_reaped(&q->q, &s->io, err, now, &slot_buf_ops, s);
+		bl_q_reaped(&q->q, &s->io, err, q->reap_ns, &slot_buf_ops, s);
 		q->free[q->nr_free++] = s;
 	}
 }
@@ -482,7 +505,7 @@ static void *thread_fn(void *arg)
 		thread_rusage(&usr0, &sys0, &ctx0);
 	}
 	for (;;) {
-		uint64_t now = eng_now_ns(), next = UINT64_MAX;
+		uint64_t now = eng_now_ns(), next = UINT64_MAX, clock = 0;
 		unsigned int live = 0, inflight = 0;
 		bool busy = false;
 
@@ -496,7 +519,7 @@ static void *thread_fn(void *arg)
 
 			if (q->finished)
 				continue;
-			busy |= queue_service(t, q, now, &next);
+			busy |= queue_service(t, q, now, &next, &clock);
 			if (q->finished)
 				continue;
 			live++;

@@ -52,6 +52,10 @@ struct eng_queue {
 	struct eng_slot **held;
 	unsigned int nr_held;
 	uint64_t ios_done;	/* completions, to split the thread's CPU time */
+	/* Within one reap of its thread (thread_reap()): the group it hands over. */
+	uint64_t reap_gen;	/* the thread's reap these are of */
+	uint64_t reap_ns;	/* the group's time */
+	unsigned int reaped;	/* completions in the group so far */
 	bool finished;		/* DONE: published with release, for the main thread */
 	struct series ser;	/* its samples */
 	struct bl_sample *scratch;	/* the sample being taken */
@@ -87,6 +91,7 @@ struct eng_thread {
 	unsigned int nr_queues;
 	unsigned int depth;	/* slots over all its queues */
 	struct eng_slot **done;	/* completions of one reap */
+	uint64_t reap_gen;	/* reaps so far */
 	uint64_t cpu_ns;	/* its CPU time after the ramp */
 	uint64_t usr_ns;	/* the user part of it */
 	uint64_t ctx;		/* its context switches after the ramp */

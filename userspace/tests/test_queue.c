@@ -48,6 +48,11 @@ TEST(limit_exact_with_refusals_and_a_ramp)
 	TRACE(bl_sim_trace_limit(s, 2000000, 2));
 }
 
+TEST(reap_batch_as_fio)
+{
+	TRACE(bl_sim_trace_reap_batch(s));
+}
+
 TEST(think_stalls)
 {
 	TRACE(bl_sim_trace_think(s));
