@@ -97,6 +97,9 @@ static const struct wopt wopts[] = {
 	{ "randrepeat", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "invalidate", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "thread", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	/* fio's default, 1: a reap that must wait waits for one completion. */
+	{ "iodepth_batch_complete_min", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "iodepth_batch_complete", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	/* fio options blkload does not have (yet): one line each, not the usage. */
 	{ "rate", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "fsync", optional_argument, OPT_FIO_NO, NULL, NULL },
