@@ -506,19 +506,38 @@ err:
 	return NULL;
 }
 
-/* Up to @ms for any job event (the caller then reads the jobs' state). */
-void events_wait(struct nl_sock *ev, int ms)
+/* Counts the job-done notifications of one receive. */
+static int events_count(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+
+	if (gh->cmd == BLKLOAD_CMD_JOB_DONE_NTF)
+		(*(int *)arg)++;
+	return NL_OK;
+}
+
+/*
+ * Up to @ms for any job event (the caller then reads the jobs' state).
+ * Returns the job-done notifications received (0 on a timeout, or without
+ * the events socket).
+ */
+int events_wait(struct nl_sock *ev, int ms)
 {
 	struct pollfd pfd;
+	int done = 0;
 
 	if (!ev) {
 		usleep(50000);
-		return;
+		return 0;
 	}
 	pfd.fd = nl_socket_get_fd(ev);
 	pfd.events = POLLIN;
-	if (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLIN))
+	if (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLIN)) {
+		nl_socket_modify_cb(ev, NL_CB_VALID, NL_CB_CUSTOM, events_count, &done);
 		nl_recvmsgs_default(ev);
+		nl_socket_modify_cb(ev, NL_CB_VALID, NL_CB_CUSTOM, events_ignore, NULL);
+	}
+	return done;
 }
 
 /* The jobs' state now; the number of them done, or -1 on error. */

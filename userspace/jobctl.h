@@ -51,7 +51,7 @@ int series_fetch(struct bl_nl *nl, uint32_t id, struct series *se);
 struct nl_sock;
 struct nl_sock *events_open(void);
 /* Up to @ms for any job event (the caller then reads the jobs' state). */
-void events_wait(struct nl_sock *ev, int ms);
+int events_wait(struct nl_sock *ev, int ms);
 
 /*
  * The report of @n jobs (text or JSON), their sum, the client CPU, the
