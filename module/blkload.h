@@ -76,6 +76,7 @@ struct bl_slot {
 	blk_status_t status;
 	bool busy;		/* submitted and not yet reaped: polled queues poll it */
 	bool nowait;		/* submitted with REQ_NOWAIT */
+	bool inline_done;	/* completed inside its own submission: devlat ends at its return */
 	u8 refused;		/* BLK_STS_AGAIN in a row (saturates); see bl_prep() */
 	unsigned short nr_pages;
 	struct bio_vec bvecs[];
@@ -133,9 +134,10 @@ struct bl_queue {
 	bool nowait;		/* submit with REQ_NOWAIT */
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
+	bool submitting;	/* in bl_queue_submit(): a completion now is inline */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
 	u64 retry_at;		/* refused with nothing in flight, not to block: retry then */
-	u64 turns;		/* local_clock() ns of its turns not yet charged CPU time */
+	u64 turns;		/* ns of its turns (ktime_get_ns()) not yet charged CPU time */
 	u64 ctx_frac;		/* the share of context switches not yet whole, 2^-20 */
 	u64 cpu_all;		/* its recent CPU time (decayed), for that share */
 	u32 ring_pos;

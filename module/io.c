@@ -59,7 +59,6 @@
 #include <linux/highmem.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/timekeeping.h>
 
 #include "blkload.h"
@@ -108,7 +107,10 @@ static noinline void bl_end_io_late(void)
 /*
  * A bio of ours completed, in any context. Its time is taken when the
  * worker reaps it (bl_queue_reap()); the clock read here is only the
- * device-side figure (devlat), reported apart.
+ * device-side figure (devlat), reported apart. A bio completed inside the
+ * worker's own submission (null_blk irqmode=0, brd, dm over them) reads no
+ * clock: its devlat ends with the submission call it completed in (sent_ns),
+ * a clock read the IO has anyway.
  */
 static void bl_end_io(struct bio *bio)
 {
@@ -117,8 +119,9 @@ static void bl_end_io(struct bio *bio)
 	struct task_struct *task = q->worker->task;
 
 	slot->status = bio->bi_status;
-	/* The device-side figure (devlat), apart from the IO's own time. */
-	if (!q->job->p.no_lat)
+	if (task == current && in_task() && q->submitting)
+		slot->inline_done = true;
+	else if (!q->job->p.no_lat)
 		slot->io.dev_ns = ktime_get_ns();
 	/*
 	 * Once the slot is on the list the queue may drain, finish and be
@@ -327,6 +330,10 @@ static void bl_queue_reap(struct bl_queue *q, u64 now, u64 *clock)
 			continue;
 		}
 		slot->refused = 0;
+		if (slot->inline_done) {
+			slot->io.dev_ns = slot->io.sent_ns;
+			slot->inline_done = false;
+		}
 		bl_q_reaped(&q->q, &slot->io,
 			    unlikely(slot->status) ? blk_status_to_errno(slot->status) : 0, now,
 			    &bl_slot_buf_ops, slot);
@@ -399,6 +406,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 		q->retry_at = 0;
 	}
 	n = min(q->nr_retry + bl_q_room(&q->q, q->nr_free), bl_queue_window_room(q));
+	q->submitting = true;
 	while (n) {
 		unsigned int b = min(n, batch);
 		struct bl_slot *plugged = NULL;
@@ -463,6 +471,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 		if (unlikely(READ_ONCE(*offline)))
 			break;
 	}
+	q->submitting = false;
 	return any;
 }
 
@@ -483,8 +492,9 @@ static void bl_queue_drop_held(struct bl_queue *q)
  * through the machine's phases, submit. Returns true when it did anything
  * (the worker then passes again before sleeping). The turn's length goes
  * into q->turns, the worker's key to split its CPU time: it runs from
- * *@clk (local_clock(), the end of the previous turn) to the clock read
- * here, which becomes the next turn's start.
+ * *@clk (the end of the previous turn) to the turn's last clock read
+ * (ktime_get_ns(): after its last submission, or one read for it), which
+ * becomes the next turn's start.
  * When the queue has finished it leaves the worker's list and may be freed
  * as soon as this returns. The next time the queue needs a turn without a
  * completion or a kick goes into *@deadline (when earlier).
@@ -508,27 +518,35 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	}
 	if (offline)
 		bl_job_end(job, BLKLOAD_REASON_CPU_OFFLINE);
-	stop = offline || READ_ONCE(job->core.stop);
-	act = bl_q_tick(&q->q, now, stop);
-	if (act & BL_Q_DROP_HELD) {
-		bl_queue_drop_held(q);
-		act = bl_q_tick(&q->q, now, stop);
-	}
-	busy |= q->q.phase != phase;
-	if (act & BL_Q_FINISHED) {
-		list_del_init(&q->node);
-		*clk = local_clock();
-		q->turns += *clk - t0;
-		/* The worker's CPU time not yet split goes with the queue's turns. */
-		bl_worker_account(q->worker, q);
-		/* After this the queue and its job may be freed at any time. */
-		bl_job_queue_finished(job, q->q.reason);
-		return true;
-	}
-	/* fio's reap: the queue refilled after each, until what the turn took is reaped. */
+	/*
+	 * fio's reap: after each, the machine's tick (skipped when it would
+	 * change nothing) and the queue's refill, until what the turn took is
+	 * reaped; later ticks at the turn's latest clock read.
+	 */
 	for (;;) {
+		u64 t = clock > now ? clock : now;
+
+		stop = offline || READ_ONCE(job->core.stop);
+		if (!bl_q_tick_idle(&q->q, t, stop)) {
+			act = bl_q_tick(&q->q, t, stop);
+			if (act & BL_Q_DROP_HELD) {
+				bl_queue_drop_held(q);
+				act = bl_q_tick(&q->q, t, stop);
+			}
+			busy |= q->q.phase != phase;
+			if (act & BL_Q_FINISHED) {
+				list_del_init(&q->node);
+				*clk = clock > t0 ? clock : ktime_get_ns();
+				q->turns += *clk - t0;
+				/* Its worker's CPU time not yet split goes with its turns. */
+				bl_worker_account(q->worker, q);
+				/* After this the queue and its job may be freed at any time. */
+				bl_job_queue_finished(job, q->q.reason);
+				return true;
+			}
+		}
 		if (bl_q_sends(&q->q) && (q->nr_free || q->nr_retry) && !q->worker->freezing) {
-			busy |= bl_queue_submit(q, now, &q->worker->offline, &clock);
+			busy |= bl_queue_submit(q, t, &q->worker->offline, &clock);
 			/*
 			 * A read-back pass that used up its look-ahead, or
 			 * reached its end with nothing in flight (it finishes
@@ -544,7 +562,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	*deadline = bl_q_deadline(&q->q, min(q->nr_free, bl_queue_window_room(q)), *deadline);
 	if (q->retry_at && q->nr_retry && q->retry_at < *deadline)
 		*deadline = q->retry_at;
-	*clk = local_clock();
+	*clk = clock > t0 ? clock : ktime_get_ns();
 	q->turns += *clk - t0;
 	return busy;
 }

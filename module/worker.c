@@ -38,7 +38,6 @@
 #include <linux/kthread.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -166,7 +165,7 @@ static bool bl_worker_pass(struct bl_worker *w, u64 *deadline, u64 *now)
 	}
 	*deadline = U64_MAX;
 	*now = ktime_get_ns();
-	clk = local_clock();
+	clk = *now;
 	list_for_each_entry_safe(q, tmp, &w->queues, node)
 		busy |= bl_queue_service(q, *now, offline, deadline, &clk);
 	return busy;

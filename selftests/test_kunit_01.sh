@@ -30,9 +30,9 @@ cases() {
 	ok=$(grep -cE '^\s*ok [0-9]+ bl_queue_test_' "$res")
 	notok=$(grep -cE '^\s*not ok [0-9]+ bl_queue_test_' "$res")
 	echo "# $ok cases passed, $notok failed"
-	((ok == 8 && notok == 0))
+	((ok == 9 && notok == 0))
 }
-bl_check "all 8 cases pass (ramp, limit, reap batch as fio, think, rate, verify, stop in every phase, runtime then verify)" cases
+bl_check "all 9 cases pass (ramp, limit, reap batch as fio, stop and samples between reaps, think, rate, verify, stop in every phase, runtime then verify)" cases
 bl_check "the suite unloads" rmmod blkload_queue_test
 
 bl_mark end

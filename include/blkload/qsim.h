@@ -323,7 +323,8 @@ static inline void bl_sim_refill(struct bl_sim *s, unsigned int i)
 /*
  * One turn of queue @i at the clock's now: it takes what completed, then
  * reaps it fio's way, bl_q_reap_max() at a time, each reap followed by the
- * machine's tick and the queue's refill; the next deadline.
+ * machine's tick (where bl_q_tick_idle() says it has anything to do) and
+ * the queue's refill; the next deadline.
  */
 static inline BL_U64 bl_sim_turn(struct bl_sim *s, unsigned int i)
 {
@@ -346,7 +347,9 @@ static inline BL_U64 bl_sim_turn(struct bl_sim *s, unsigned int i)
 	nfree = 0;
 	do {
 		more = bl_sim_reap(s, sq);
-		act = bl_q_tick(q, s->now, s->job.stop);
+		/* As the engines: no tick where it would change nothing. */
+		act = bl_q_tick_idle(q, s->now, s->job.stop) ? 0 :
+		      bl_q_tick(q, s->now, s->job.stop);
 		/* A stop as soon as queue 0 is in the phase to stop in, within the turn. */
 		if (s->stop_in && i == 0 && q->phase == s->stop_in - 1 && !s->job.stop) {
 			bl_sim_end(&s->job, BLKLOAD_REASON_STOPPED);
@@ -507,6 +510,40 @@ static inline const char *bl_sim_trace_reap_batch(struct bl_sim *s)
 		offsets = s->offsets;
 		draws = s->draws[0];
 	}
+	return NULL;
+}
+
+/*
+ * A running queue between two reaps of a turn skips the machine's tick
+ * only where it would change nothing (bl_q_tick_idle()): a stop during the
+ * run ends it at once (nothing drawn after it), and samples are taken on
+ * time, with the IOs of their interval.
+ */
+static inline const char *bl_sim_trace_stop_samples(struct bl_sim *s)
+{
+	const struct bl_sim_q *sq = &s->qs[0];
+	const char *why;
+	unsigned int k;
+
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
+	s->p.runtime_ns = 100000000;
+	s->p.sample_ns = 10000000;
+	why = bl_sim_start(s);
+	if (why)
+		return why;
+	s->stop_at = s->now + 25050000;
+	why = bl_sim_run(s, 1000000);
+	if (!why)
+		why = bl_sim_ended_clean(s);
+	if (why)
+		return why;
+	if (s->reason != BLKLOAD_REASON_STOPPED || s->last_draw > s->stop_at)
+		return "a stop during the run did not end it at once";
+	if (sq->nsamples != 3)
+		return "not one sample per interval and a last one at the stop";
+	for (k = 0; k < 2; k++)
+		if (sq->samples[k].t != (k + 1) * 10000000ULL || !sq->samples[k].op[BL_READ].ios)
+			return "a sample not taken at its interval's end, or without its IOs";
 	return NULL;
 }
 

@@ -619,6 +619,20 @@ static inline unsigned int bl_q_reap_max(const struct bl_q *q)
 	return q->p->batch_complete ? q->p->batch_complete : 1;
 }
 
+/*
+ * Whether bl_q_tick() at @now would change nothing: the queue runs, with no
+ * stop, before its runtime's end, its limit, the ramp's end and its next
+ * sample. The common case between two reaps of one turn (bl_q_reap_max()):
+ * the engine then refills without a tick. Keep it the negation of every
+ * transition bl_q_tick() makes from RUN.
+ */
+static inline bool bl_q_tick_idle(const struct bl_q *q, BL_U64 now, bool stop)
+{
+	return q->phase == BL_PH_RUN && !stop && (!q->end || now < q->end) &&
+	       (q->counting ? q->issued < q->limit || q->held : now < q->ramp_end) &&
+	       (!q->sink || !q->counting || now < q->sample_next);
+}
+
 /* Whether a turn of the queue has anything to do (besides reaps): before sleeping. */
 static inline bool bl_q_wants_turn(const struct bl_q *q)
 {

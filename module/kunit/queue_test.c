@@ -47,6 +47,11 @@ static void bl_queue_test_reap_batch(struct kunit *test)
 	BL_TRACE(test, bl_sim_trace_reap_batch(s));
 }
 
+static void bl_queue_test_stop_samples(struct kunit *test)
+{
+	BL_TRACE(test, bl_sim_trace_stop_samples(s));
+}
+
 static void bl_queue_test_think(struct kunit *test)
 {
 	BL_TRACE(test, bl_sim_trace_think(s));
@@ -87,6 +92,7 @@ static struct kunit_case bl_queue_test_cases[] = {
 	KUNIT_CASE(bl_queue_test_ramp),
 	KUNIT_CASE(bl_queue_test_limit),
 	KUNIT_CASE(bl_queue_test_reap_batch),
+	KUNIT_CASE(bl_queue_test_stop_samples),
 	KUNIT_CASE(bl_queue_test_think),
 	KUNIT_CASE(bl_queue_test_rate),
 	KUNIT_CASE(bl_queue_test_verify),

@@ -438,11 +438,17 @@ static void thread_reap(struct eng_thread *t, bool wait, uint64_t timeout)
 		} else if (q->reaped == bl_q_reap_max(&q->q)) {
 			/*
 			 * fio's reap: the queue is refilled before its next
-			 * group, timed by the clock read after that submission.
+			 * group, timed by the clock read after that submission;
+			 * a whole turn only where the machine's tick has
+			 * something to do.
 			 */
 			uint64_t next = UINT64_MAX;
+			bool stop = __atomic_load_n(&q->job->core.stop, __ATOMIC_ACQUIRE);
 
-			queue_service(t, q, q->reap_ns, &next, &q->reap_ns);
+			if (!bl_q_tick_idle(&q->q, q->reap_ns, stop))
+				queue_service(t, q, q->reap_ns, &next, &q->reap_ns);
+			else if (q->nr_free || q->nr_held)
+				queue_submit(t, q, q->reap_ns, &q->reap_ns);
 			q->reaped = 0;
 		}
 		q->reaped++;

@@ -53,6 +53,11 @@ TEST(reap_batch_as_fio)
 	TRACE(bl_sim_trace_reap_batch(s));
 }
 
+TEST(stop_and_samples_between_reaps)
+{
+	TRACE(bl_sim_trace_stop_samples(s));
+}
+
 TEST(think_stalls)
 {
 	TRACE(bl_sim_trace_think(s));
