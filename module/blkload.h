@@ -76,7 +76,8 @@ struct bl_slot {
 	blk_status_t status;
 	bool busy;		/* submitted and not yet reaped: polled queues poll it */
 	bool nowait;		/* submitted with REQ_NOWAIT */
-	bool inline_done;	/* completed inside its own submission: devlat ends at its return */
+	bool in_call;		/* its own submit_bio() (or plug flush) is running */
+	bool inline_done;	/* completed in that call: devlat ends at its return */
 	u8 refused;		/* BLK_STS_AGAIN in a row (saturates); see bl_prep() */
 	unsigned short nr_pages;
 	struct bio_vec bvecs[];
@@ -126,6 +127,8 @@ struct bl_queue {
 	/* Everything below is written by the worker alone. */
 	struct list_head node ____cacheline_aligned_in_smp;
 	struct llist_node *ready;	/* taken from done, oldest first, not yet reaped */
+	unsigned int nr_ready;		/* on ready: done, still counted in flight */
+	bool turn_got, turn_refused;	/* this turn's reaps so far: completions, refusals */
 	struct bl_slot **free;	/* stack of idle slots */
 	unsigned int nr_free;
 	struct bl_slot **retry;	/* refused (BLK_STS_AGAIN), to submit again as they were */
@@ -134,7 +137,6 @@ struct bl_queue {
 	bool nowait;		/* submit with REQ_NOWAIT */
 	bool polled;		/* hipri: REQ_POLLED, reaped with bio_poll() */
 	bool block_next;	/* the next bio goes blocking (a refusal, nothing in flight) */
-	bool submitting;	/* in bl_queue_submit(): a completion now is inline */
 	unsigned int poll_pos;	/* where the search for a bio to poll starts */
 	u64 retry_at;		/* refused with nothing in flight, not to block: retry then */
 	u64 turns;		/* ns of its turns (ktime_get_ns()) not yet charged CPU time */

@@ -119,7 +119,7 @@ static void bl_end_io(struct bio *bio)
 	struct task_struct *task = q->worker->task;
 
 	slot->status = bio->bi_status;
-	if (task == current && in_task() && q->submitting)
+	if (slot->in_call && task == current && in_task())
 		slot->inline_done = true;
 	else if (!q->job->p.no_lat)
 		slot->io.dev_ns = ktime_get_ns();
@@ -202,6 +202,8 @@ static void bl_prep(struct bl_queue *q, struct bl_slot *slot)
 	blk_opf_t opf;
 	unsigned int i;
 
+	/* Whatever the last attempt of this slot was (a refusal is inline too). */
+	slot->inline_done = false;
 	switch (slot->io.op) {
 	case BL_READ:
 		opf = REQ_OP_READ;
@@ -293,8 +295,18 @@ static void bl_queue_reap(struct bl_queue *q, u64 now, u64 *clock)
 	unsigned int refused = 0, got = 0, max = bl_q_reap_max(&q->q);
 	struct bl_slot *slot;
 
-	if (!q->ready)
-		q->ready = llist_reverse_order(llist_del_all(&q->done));
+	if (!q->ready) {
+		struct llist_node *l = llist_del_all(&q->done), *next;
+
+		/* Oldest first, and counted: they are done, not on the device. */
+		while (l) {
+			next = l->next;
+			l->next = q->ready;
+			q->ready = l;
+			l = next;
+			q->nr_ready++;
+		}
+	}
 	if (!q->job->p.no_lat) {
 		if (!*clock)
 			*clock = ktime_get_ns();
@@ -303,6 +315,7 @@ static void bl_queue_reap(struct bl_queue *q, u64 now, u64 *clock)
 	while (q->ready && got < max) {
 		slot = llist_entry(q->ready, struct bl_slot, node);
 		q->ready = q->ready->next;
+		q->nr_ready--;
 		slot->busy = false;
 		if (unlikely(slot->status == BLK_STS_NOTSUPP &&
 			     (slot->bio.bi_opf & BL_REQ_POLLED))) {
@@ -341,17 +354,25 @@ static void bl_queue_reap(struct bl_queue *q, u64 now, u64 *clock)
 		got++;
 	}
 	if (refused) {
+		/* On the device: in flight and not yet on the turn's ready list. */
+		unsigned int dev = q->q.inflight - q->nr_ready;
+
 		/* Keep in flight what the device took; none: block once, or later (bl_prep()). */
-		q->window = max_t(unsigned int, q->q.inflight, 1);
-		if (!q->q.inflight && (q->polled || (q->nowait && bl_polls_device(q))))
+		q->window = max_t(unsigned int, dev, 1);
+		q->turn_refused = true;
+		if (!dev && (q->polled || (q->nowait && bl_polls_device(q))))
 			q->retry_at = now + BL_POLL_RETRY_NS;
-		else if (!q->q.inflight)
+		else if (!dev)
 			q->block_next = true;
-	} else if (q->window && got) {
-		/* It took them all: probe with one more, up to iodepth (no window). */
-		if (++q->window >= q->job->p.iodepth)
-			q->window = 0;
 	}
+	q->turn_got |= got != 0;
+	if (q->ready)
+		return;
+	/* The turn's last reap. It took them all: probe with one more, up to iodepth. */
+	if (q->window && q->turn_got && !q->turn_refused && ++q->window >= q->job->p.iodepth)
+		q->window = 0;
+	q->turn_got = false;
+	q->turn_refused = false;
 }
 
 /*
@@ -406,7 +427,6 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 		q->retry_at = 0;
 	}
 	n = min(q->nr_retry + bl_q_room(&q->q, q->nr_free), bl_queue_window_room(q));
-	q->submitting = true;
 	while (n) {
 		unsigned int b = min(n, batch);
 		struct bl_slot *plugged = NULL;
@@ -440,6 +460,8 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 					slot->io.submit_ns = ktime_get_ns();
 			}
 			slot->busy = true;
+			/* A completion in this call (or the plug's flush) is inline. */
+			slot->in_call = !no_lat;
 			submit_bio(&slot->bio);
 			/*
 			 * Ours until reaped by this worker, completed or not. A
@@ -452,6 +474,7 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 				plugged = slot;
 			} else {
 				slot->io.sent_ns = ktime_get_ns();
+				slot->in_call = false;
 				*clock = slot->io.sent_ns;
 			}
 		}
@@ -460,8 +483,10 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 
 			blk_finish_plug(&plug);
 			sent = no_lat ? 0 : ktime_get_ns();
-			for (; plugged; plugged = plugged->batch_next)
+			for (; plugged; plugged = plugged->batch_next) {
 				plugged->io.sent_ns = sent;
+				plugged->in_call = false;
+			}
 			if (!no_lat)
 				*clock = sent;
 		}
@@ -471,7 +496,6 @@ static bool bl_queue_submit(struct bl_queue *q, u64 now, const bool *offline, u6
 		if (unlikely(READ_ONCE(*offline)))
 			break;
 	}
-	q->submitting = false;
 	return any;
 }
 
@@ -492,9 +516,9 @@ static void bl_queue_drop_held(struct bl_queue *q)
  * through the machine's phases, submit. Returns true when it did anything
  * (the worker then passes again before sleeping). The turn's length goes
  * into q->turns, the worker's key to split its CPU time: it runs from
- * *@clk (the end of the previous turn) to the turn's last clock read
- * (ktime_get_ns(): after its last submission, or one read for it), which
- * becomes the next turn's start.
+ * *@clk (the end of the previous turn) to the clock read after the turn's
+ * last submission when that was its last step (ktime_get_ns()), else to
+ * one read for it; that becomes the next turn's start.
  * When the queue has finished it leaves the worker's list and may be freed
  * as soon as this returns. The next time the queue needs a turn without a
  * completion or a kick goes into *@deadline (when earlier).
@@ -505,7 +529,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 	u8 phase = q->q.phase;
 	unsigned int act;
 	bool busy = false, stop;
-	u64 t0 = *clk, clock = 0;
+	u64 t0 = *clk, clock = 0, reaped = 0;
 
 	/* Since the last turn the worker saw q->q.inflight IOs outstanding. */
 	bl_q_depth(&q->q, now);
@@ -514,6 +538,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		busy = true;
 	if (q->ready || !llist_empty(&q->done)) {
 		bl_queue_reap(q, now, &clock);
+		reaped = clock;
 		busy = true;
 	}
 	if (offline)
@@ -536,7 +561,7 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 			busy |= q->q.phase != phase;
 			if (act & BL_Q_FINISHED) {
 				list_del_init(&q->node);
-				*clk = clock > t0 ? clock : ktime_get_ns();
+				*clk = ktime_get_ns();
 				q->turns += *clk - t0;
 				/* Its worker's CPU time not yet split goes with its turns. */
 				bl_worker_account(q->worker, q);
@@ -558,11 +583,13 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		if (!q->ready)
 			break;
 		bl_queue_reap(q, now, &clock);
+		reaped = clock;
 	}
 	*deadline = bl_q_deadline(&q->q, min(q->nr_free, bl_queue_window_room(q)), *deadline);
 	if (q->retry_at && q->nr_retry && q->retry_at < *deadline)
 		*deadline = q->retry_at;
-	*clk = clock > t0 ? clock : ktime_get_ns();
+	/* The turn ends at its last submission's clock read, or at one read now. */
+	*clk = clock > t0 && clock != reaped ? clock : ktime_get_ns();
 	q->turns += *clk - t0;
 	return busy;
 }

@@ -519,7 +519,8 @@ static int events_count(struct nl_msg *msg, void *arg)
 /*
  * Up to @ms for any job event (the caller then reads the jobs' state).
  * Returns the job-done notifications received (0 on a timeout, or without
- * the events socket).
+ * the events socket), -1 when a receive failed (events may be lost: a full
+ * socket buffer).
  */
 int events_wait(struct nl_sock *ev, int ms)
 {
@@ -534,7 +535,8 @@ int events_wait(struct nl_sock *ev, int ms)
 	pfd.events = POLLIN;
 	if (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLIN)) {
 		nl_socket_modify_cb(ev, NL_CB_VALID, NL_CB_CUSTOM, events_count, &done);
-		nl_recvmsgs_default(ev);
+		if (nl_recvmsgs_default(ev) < 0)
+			done = -1;
 		nl_socket_modify_cb(ev, NL_CB_VALID, NL_CB_CUSTOM, events_ignore, NULL);
 	}
 	return done;

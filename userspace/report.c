@@ -364,7 +364,9 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_u64(o, "bs", NULL, j->p.bs, NULL);
 		out_u64(o, "iodepth", NULL, j->p.iodepth, NULL);
 		out_u64(o, "iodepth_batch_submit", NULL, j->p.batch, NULL);
-		out_u64(o, "iodepth_batch_complete_max", NULL, j->p.batch_complete, NULL);
+		/* 0: a module before it, which reaped every ready completion at once. */
+		if (j->p.batch_complete)
+			out_u64(o, "iodepth_batch_complete_max", NULL, j->p.batch_complete, NULL);
 		out_str(o, "cpus", NULL, j->cpus);
 		out_u64(o, "offset", NULL, j->p.offset, NULL);
 		out_u64(o, "size", NULL, j->p.size, NULL);

@@ -431,11 +431,15 @@ static inline void bl_q_last_sample(struct bl_q *q, BL_U64 now)
 }
 
 /*
- * Counts the time since the last turn at the in-flight level the queue had
- * (fio's IO depth distribution); at the start of each turn, before reaps.
+ * The start of a turn, before its reaps: counts the time since the last one
+ * at the in-flight level the queue had (fio's IO depth distribution), and
+ * gives verify's read-back pass its look-ahead for the turn (bl_q_vnext()),
+ * however many reaps and refills the turn has.
  */
 static inline void bl_q_depth(struct bl_q *q, BL_U64 now)
 {
+	q->vbudget = 4096;
+	q->vmore = false;
 	if (q->counting && q->phase < BL_PH_VWAIT && q->depth_t && now > q->depth_t) {
 		BL_Q_WRITE_BEGIN(q);
 		q->s.depth_ns[bl_depth_idx(q->inflight)] += now - q->depth_t;
@@ -650,11 +654,8 @@ static inline bool bl_q_wants_turn(const struct bl_q *q)
  */
 static inline unsigned int bl_q_room(struct bl_q *q, unsigned int free)
 {
-	if (q->phase == BL_PH_VERIFY) {
-		q->vbudget = 4096;
-		q->vmore = false;
+	if (q->phase == BL_PH_VERIFY)
 		return q->vdone ? 0 : free;
-	}
 	if (q->phase != BL_PH_RUN)
 		return 0;
 	if (q->counting && q->limit - q->issued < free)

@@ -376,19 +376,21 @@ static void queue_drop_held(struct eng_queue *q)
 }
 
 /*
- * One turn over a queue at @now: the machine's phases, then submissions
- * (the clock read after them into *@clock); the next deadline into *@next.
+ * One turn over a queue at @now (@turn false: a refill between two reaps,
+ * within the thread's turn): the machine's phases, then submissions (the
+ * clock read after them into *@clock); the next deadline into *@next.
  * Returns true when it did anything that needs another turn at once.
  */
 static bool queue_service(struct eng_thread *t, struct eng_queue *q, uint64_t now,
-			  uint64_t *next, uint64_t *clock)
+			  uint64_t *next, uint64_t *clock, bool turn)
 {
 	bool stop = __atomic_load_n(&q->job->core.stop, __ATOMIC_ACQUIRE), busy = false;
 	uint8_t phase = q->q.phase;
 	unsigned int act;
 
 	/* Since the last turn the thread had q->q.inflight IOs outstanding. */
-	bl_q_depth(&q->q, now);
+	if (turn)
+		bl_q_depth(&q->q, now);
 	act = bl_q_tick(&q->q, now, stop);
 	if (act & BL_Q_DROP_HELD) {
 		queue_drop_held(q);
@@ -446,7 +448,7 @@ static void thread_reap(struct eng_thread *t, bool wait, uint64_t timeout)
 			bool stop = __atomic_load_n(&q->job->core.stop, __ATOMIC_ACQUIRE);
 
 			if (!bl_q_tick_idle(&q->q, q->reap_ns, stop))
-				queue_service(t, q, q->reap_ns, &next, &q->reap_ns);
+				queue_service(t, q, q->reap_ns, &next, &q->reap_ns, false);
 			else if (q->nr_free || q->nr_held)
 				queue_submit(t, q, q->reap_ns, &q->reap_ns);
 			q->reaped = 0;
@@ -525,7 +527,7 @@ static void *thread_fn(void *arg)
 
 			if (q->finished)
 				continue;
-			busy |= queue_service(t, q, now, &next, &clock);
+			busy |= queue_service(t, q, now, &next, &clock, true);
 			if (q->finished)
 				continue;
 			live++;

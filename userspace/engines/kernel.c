@@ -127,7 +127,7 @@ static int quiet_ms(const struct job *jobs, unsigned int n)
 		if (jobs[i].p.sample_ns && jobs[i].state != BLKLOAD_STATE_DONE && ring < ms)
 			ms = ring;
 	}
-	return ms < 100 ? 100 : (int)ms;
+	return ms < 20 ? 20 : (int)ms;
 }
 
 /*
@@ -167,6 +167,11 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 		agg.p.ramp_ns = ws[i]->p.ramp_ns > agg.p.ramp_ns ? ws[i]->p.ramp_ns : agg.p.ramp_ns;
 		agg.p.runtime_ns = ws[i]->p.runtime_ns > agg.p.runtime_ns ? ws[i]->p.runtime_ns : agg.p.runtime_ns;
 		agg.drain_ms = ws[i]->drain_ms > agg.drain_ms ? ws[i]->drain_ms : agg.drain_ms;
+		agg.p.startdelay_ns = ws[i]->p.startdelay_ns > agg.p.startdelay_ns ?
+				      ws[i]->p.startdelay_ns : agg.p.startdelay_ns;
+		/* The shortest --status-interval of the wave's workloads. */
+		if (ws[i]->status_ns && (!agg.status_ns || ws[i]->status_ns < agg.status_ns))
+			agg.status_ns = ws[i]->status_ns;
 	}
 	ids = xcalloc(total, sizeof(*ids));
 	ser = xcalloc(total, sizeof(*ser));
@@ -250,11 +255,23 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 
 			if (agg.status_ns && agg.status_ns / 1000000 < (uint64_t)ms)
 				ms = (int)(agg.status_ns / 1000000);
-			if (ev && !tty && !agg.status_ns && !stopped) {
-				/* Nothing to show: a reading when all ended, or for the rings. */
-				ms = quiet_ms(jobs, n);
-				told += events_wait(ev, ms);
-				read = told >= (int)live || now_s() - last_read >= ms / 1e3;
+			/*
+			 * Nothing to show, and before the wave's end by its
+			 * runtime (after it, every second as before): a reading
+			 * when all told their end (a lost event: a receive
+			 * error), or for the rings; awake every second for
+			 * Ctrl-C.
+			 */
+			if (ev && !tty && !agg.status_ns && !stopped &&
+			    (!agg.p.runtime_ns || now_s() - t0 < (agg.p.startdelay_ns + agg.p.ramp_ns +
+								  agg.p.runtime_ns) / 1e9)) {
+				double left = quiet_ms(jobs, n) / 1e3 - (now_s() - last_read);
+				int got = left > 0 ? events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 :
+								 1000) : 0;
+
+				told = got < 0 ? (int)n : told + got;
+				read = told >= (int)live ||
+				       now_s() - last_read >= quiet_ms(jobs, n) / 1e3;
 			} else {
 				events_wait(ev, ms);
 			}
