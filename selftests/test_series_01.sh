@@ -86,9 +86,19 @@ bl_check "a stalled device gets empty samples on time" stall
 
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=50000 memory_backed=0
 bl_no_timeout nullb0
+# The CLI reads a 40 ms ring every 20 ms: it is stopped for half a second
+# mid-run (SIGSTOP), as a reader that falls behind.
 lost() {
+	local pid
 	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --runtime 2 \
-		--sample-interval 10ms --sample-ring 4 2>"$tmp/lost.err" | bl_json \
+		--sample-interval 10ms --sample-ring 4 2>"$tmp/lost.err" >"$tmp/lost.json" &
+	pid=$!
+	sleep 0.8
+	kill -STOP "$pid"
+	sleep 0.5
+	kill -CONT "$pid"
+	wait "$pid" || return 1
+	bl_json <"$tmp/lost.json" \
 		'd["jobs"][0]["time_series"]["lost"] > 0' \
 		'sum(s["read"]["ios"] for s in d["jobs"][0]["time_series"]["samples"]) < d["jobs"][0]["read"]["total_ios"]'
 }

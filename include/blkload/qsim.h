@@ -20,7 +20,7 @@
 #define BL_SIM_SLOTS	16
 #define BL_SIM_BS	512U
 #define BL_SIM_UNITS	64U
-#define BL_SIM_SAMPLES	4
+#define BL_SIM_SAMPLES	8
 
 struct bl_sim_slot {
 	struct bl_io io;
@@ -524,6 +524,7 @@ static inline const char *bl_sim_trace_stop_samples(struct bl_sim *s)
 	const struct bl_sim_q *sq = &s->qs[0];
 	const char *why;
 	unsigned int k;
+	BL_U64 ios;
 
 	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
 	s->p.runtime_ns = 100000000;
@@ -544,6 +545,30 @@ static inline const char *bl_sim_trace_stop_samples(struct bl_sim *s)
 	for (k = 0; k < 2; k++)
 		if (sq->samples[k].t != (k + 1) * 10000000ULL || !sq->samples[k].op[BL_READ].ios)
 			return "a sample not taken at its interval's end, or without its IOs";
+	/*
+	 * The runtime ends on a sample's time, with IOs completing then: the
+	 * turn samples, drains and finishes at one time; the IOs reaped
+	 * after its sample are in the last one, a nanosecond later.
+	 */
+	memset(s, 0, sizeof(*s));
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
+	s->p.runtime_ns = 30000000;
+	s->p.sample_ns = 10000000;
+	why = bl_sim_start(s);
+	if (!why)
+		why = bl_sim_run(s, 1000000);
+	if (!why)
+		why = bl_sim_ended_clean(s);
+	if (why)
+		return why;
+	ios = 0;
+	for (k = 0; k < sq->nsamples; k++) {
+		ios += sq->samples[k].op[BL_READ].ios;
+		if (k && sq->samples[k].t <= sq->samples[k - 1].t)
+			return "sample times do not increase";
+	}
+	if (ios != sq->q.s.st[BL_READ].ios || sq->nsamples < 3)
+		return "IOs reaped after a sample at the queue's end are in no sample";
 	return NULL;
 }
 

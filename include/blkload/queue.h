@@ -423,11 +423,32 @@ static inline void bl_q_take_samples(struct bl_q *q, BL_U64 now)
 	q->sample_next += iv;
 }
 
-/* The last sample, at the end of the queue's time: none when one was taken at @now. */
+/* Whether the queue reaped IOs since its last sample took them. */
+static inline bool bl_q_unsampled(const struct bl_q *q)
+{
+	unsigned int op;
+
+	for (op = 0; op < BL_NR_OPS; op++)
+		if (q->s.st[op].ios != q->sampler[op].prev.ios)
+			return true;
+	return false;
+}
+
+/*
+ * The last sample, at the end of the queue's time: none when one was taken
+ * at @now and nothing was reaped since. Reaps of the same turn after a
+ * sample at the turn's time (fio's reap: several a turn, and without a
+ * submission between them no new clock read) go into one a nanosecond
+ * later: every counted IO is in a sample, and their times still increase.
+ */
 static inline void bl_q_last_sample(struct bl_q *q, BL_U64 now)
 {
-	if (q->sink && q->counting && now > q->sample_last)
+	if (!q->sink || !q->counting)
+		return;
+	if (now > q->sample_last)
 		bl_q_sample(q, now, true);
+	else if (bl_q_unsampled(q))
+		bl_q_sample(q, q->sample_last + 1, true);
 }
 
 /*
