@@ -521,7 +521,8 @@ static void bl_queue_drop_held(struct bl_queue *q)
  * one read for it; that becomes the next turn's start.
  * When the queue has finished it leaves the worker's list and may be freed
  * as soon as this returns. The next time the queue needs a turn without a
- * completion or a kick goes into *@deadline (when earlier).
+ * completion or a kick goes into *@deadline (when earlier), after a turn
+ * that did nothing: after a busy one the worker passes again at once.
  */
 bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, u64 *clk)
 {
@@ -585,9 +586,13 @@ bool bl_queue_service(struct bl_queue *q, u64 now, bool offline, u64 *deadline, 
 		bl_queue_reap(q, now, &clock);
 		reaped = clock;
 	}
-	*deadline = bl_q_deadline(&q->q, min(q->nr_free, bl_queue_window_room(q)), *deadline);
-	if (q->retry_at && q->nr_retry && q->retry_at < *deadline)
-		*deadline = q->retry_at;
+	/* A busy turn makes the worker pass again at once: no deadline needed. */
+	if (!busy) {
+		*deadline = bl_q_deadline(&q->q, min(q->nr_free, bl_queue_window_room(q)),
+					  *deadline);
+		if (q->retry_at && q->nr_retry && q->retry_at < *deadline)
+			*deadline = q->retry_at;
+	}
 	/* The turn ends at its last submission's clock read, or at one read now. */
 	*clk = clock > t0 && clock != reaped ? clock : ktime_get_ns();
 	q->turns += *clk - t0;
