@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The queue machine's KUnit suite (module/kunit/queue_test.c): the scripted
-# traces the host's unit tests run (ramp, limits with refusals, think time,
-# rate, verify's read-back, a stop in every phase), against the same header
+# traces the host's unit tests run (ramp, limits with refusals, fio's reap
+# batch, a stop and samples between reaps, think time, rate, verify's
+# read-back, a stop in every phase), against the same header
 # compiled into the kernel. Runs where the kernel has KUnit (the debug
 # lane's); every case must pass, and a suite that ran no case fails.
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +23,16 @@ ktap_print_header
 ktap_set_plan 3
 bl_mark start
 rmmod blkload_queue_test 2>/dev/null
-bl_check "the suite loads (its cases run at load)" insmod "$ko"
+# Its dependencies first, as modprobe would (crc32c: insmod alone fails
+# with "Unknown symbol" where nothing loaded libcrc32c before).
+load_suite() {
+	local d
+	for d in $(modinfo -F depends "$ko" | tr , ' '); do
+		modprobe "$d" || return 1
+	done
+	insmod "$ko"
+}
+bl_check "the suite loads (its dependencies first; its cases run at load)" load_suite
 res=/sys/kernel/debug/kunit/blkload_queue/results
 sed 's/^/# /' "$res"
 cases() {
