@@ -442,6 +442,18 @@ static inline const char *bl_sim_ended_clean(const struct bl_sim *s)
 	return NULL;
 }
 
+/* Starts the job, runs it (bl_sim_run()) and checks it ended clean: NULL, or what went wrong. */
+static inline const char *bl_sim_go(struct bl_sim *s, unsigned int max_steps)
+{
+	const char *why = bl_sim_start(s);
+
+	if (!why)
+		why = bl_sim_run(s, max_steps);
+	if (!why)
+		why = bl_sim_ended_clean(s);
+	return why;
+}
+
 /* The limit, split over the queues, with the device refusing: exact counts. */
 static inline const char *bl_sim_trace_limit(struct bl_sim *s, BL_U64 ramp_ns, unsigned int refuse)
 {
@@ -453,11 +465,7 @@ static inline const char *bl_sim_trace_limit(struct bl_sim *s, BL_U64 ramp_ns, u
 	s->p.number_ios = 1001;
 	s->p.ramp_ns = ramp_ns;
 	s->refuse_every = refuse;
-	why = bl_sim_start(s);
-	if (!why)
-		why = bl_sim_run(s, 1000000);
-	if (!why)
-		why = bl_sim_ended_clean(s);
+	why = bl_sim_go(s, 1000000);
 	if (why)
 		return why;
 	for (i = 0; i < s->nq; i++) {
@@ -492,11 +500,7 @@ static inline const char *bl_sim_trace_reap_batch(struct bl_sim *s)
 		bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
 		s->p.number_ios = 1000;
 		s->p.batch_complete = batches[b];
-		why = bl_sim_start(s);
-		if (!why)
-			why = bl_sim_run(s, 1000000);
-		if (!why)
-			why = bl_sim_ended_clean(s);
+		why = bl_sim_go(s, 1000000);
 		if (why)
 			return why;
 		if (s->qs[0].q.s.st[BL_READ].ios != 1000)
@@ -554,11 +558,7 @@ static inline const char *bl_sim_trace_stop_samples(struct bl_sim *s)
 	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
 	s->p.runtime_ns = 30000000;
 	s->p.sample_ns = 10000000;
-	why = bl_sim_start(s);
-	if (!why)
-		why = bl_sim_run(s, 1000000);
-	if (!why)
-		why = bl_sim_ended_clean(s);
+	why = bl_sim_go(s, 1000000);
 	if (why)
 		return why;
 	ios = 0;
@@ -581,11 +581,7 @@ static inline const char *bl_sim_trace_ramp(struct bl_sim *s)
 	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 4);
 	s->p.ramp_ns = 10000000;
 	s->p.runtime_ns = 20000000;
-	why = bl_sim_start(s);
-	if (!why)
-		why = bl_sim_run(s, 1000000);
-	if (!why)
-		why = bl_sim_ended_clean(s);
+	why = bl_sim_go(s, 1000000);
 	if (why)
 		return why;
 	q = &s->qs[0].q;
@@ -614,11 +610,7 @@ static inline const char *bl_sim_trace_think(struct bl_sim *s)
 	s->p.number_ios = 40;
 	s->p.think_ns = 1000000;
 	s->p.think_blocks = 10;
-	why = bl_sim_start(s);
-	if (!why)
-		why = bl_sim_run(s, 100000);
-	if (!why)
-		why = bl_sim_ended_clean(s);
+	why = bl_sim_go(s, 100000);
 	if (why)
 		return why;
 	/* 40 IOs in blocks of 10: 3 stalls of 1 ms between them, each after a drain. */
@@ -638,11 +630,7 @@ static inline const char *bl_sim_trace_rate(struct bl_sim *s)
 	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
 	s->p.number_ios = 100;
 	s->p.rate_iops = 1000;
-	why = bl_sim_start(s);
-	if (!why)
-		why = bl_sim_run(s, 100000);
-	if (!why)
-		why = bl_sim_ended_clean(s);
+	why = bl_sim_go(s, 100000);
 	if (why)
 		return why;
 	q = &s->qs[0].q;
@@ -718,11 +706,7 @@ static inline const char *bl_sim_trace_runtime_verify(struct bl_sim *s, bool asy
 	s->p.verify = BLKLOAD_VERIFY_CRC32C;
 	s->refuse_every = 3;
 	s->async_refuse = async;
-	why = bl_sim_start(s);
-	if (!why)
-		why = bl_sim_run(s, 200000);
-	if (!why)
-		why = bl_sim_ended_clean(s);
+	why = bl_sim_go(s, 200000);
 	if (why)
 		return why;
 	for (i = 0; i < s->nq; i++) {
