@@ -99,7 +99,9 @@ if [[ -n $hdr ]]; then
 	# completion preempted in the module's text, so the module has no exit
 	# (rmmod refuses it); the same build has one otherwise.
 	if KCFLAGS=-DBLKLOAD_TEST_NO_TASKS_RCU build "debian-6.1-no-tasks-rcu" "$hdr"; then
-		exits() { nm "$out/$1/module/blkload.ko" | grep -qw cleanup_module; }
+		# grep reads all of nm's output: -q would quit at the match and
+		# nm's SIGPIPE fail the pipeline (pipefail) on a large module.
+		exits() { nm "$out/$1/module/blkload.ko" | grep -w cleanup_module >/dev/null; }
 		if exits "debian-6.1-amd64" && ! exits "debian-6.1-no-tasks-rcu"; then
 			result 1 "without Tasks RCU on a preemptible kernel the module has no exit; with it, one"
 		else
