@@ -16,7 +16,7 @@ if [[ -z $kdir ]] && ! kdir=$("$top/scripts/kdir.sh"); then
 	exit 1
 fi
 kver=$("$top/scripts/kdir.sh" --kver "$kdir")
-kfiles=(module/*.c module/*.h module/probes/*.c include/uapi/linux/blkload.h include/blkload/*.h)
+kfiles=(module/*.c module/*.h module/kunit/queue_test.c module/probes/*.c include/uapi/linux/blkload.h include/blkload/*.h)
 kfiles=("${kfiles[@]/module\/blkload.mod.c/}")
 
 case ${1:?usage: lint.sh checkpatch|sparse|w1|kernel-doc} in

@@ -542,7 +542,7 @@ static inline const char *bl_sim_trace_stop_samples(struct bl_sim *s)
 		why = bl_sim_ended_clean(s);
 	if (why)
 		return why;
-	if (s->reason != BLKLOAD_REASON_STOPPED || s->last_draw > s->stop_at)
+	if (s->reason != BLKLOAD_REASON_STOPPED || s->last_draw >= s->stop_at)
 		return "a stop during the run did not end it at once";
 	if (sq->nsamples != 3)
 		return "not one sample per interval and a last one at the stop";

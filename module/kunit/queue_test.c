@@ -21,10 +21,11 @@ static struct bl_sim *bl_test_sim(struct kunit *test)
 /* One trace: NULL, or the sentence saying what the machine got wrong. */
 #define BL_TRACE(test, call)						\
 	do {								\
-		struct bl_sim *s = bl_test_sim(test);			\
+		struct kunit *t_ = (test);				\
+		struct bl_sim *s = bl_test_sim(t_);			\
 		const char *why = (call);				\
 									\
-		KUNIT_EXPECT_TRUE_MSG(test, !why, "%s", why ? why : "");	\
+		KUNIT_EXPECT_TRUE_MSG(t_, !why, "%s", why ? why : "");	\
 		kvfree(s);						\
 	} while (0)
 
@@ -105,6 +106,7 @@ static struct kunit_suite bl_queue_test_suite = {
 	.name = "blkload_queue",
 	.test_cases = bl_queue_test_cases,
 };
+
 kunit_test_suite(bl_queue_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of blkload's queue machine");

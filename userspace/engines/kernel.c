@@ -137,7 +137,8 @@ static int quiet_ms(const struct job *jobs, unsigned int n)
  * their done events (the module multicasts one as each job ends) and reads
  * them when every job still running said it ended, or before a sample ring
  * could fill (quiet_ms()). So the CLI takes next to no CPU from the queues
- * it measures (128 jobs read every second took 8% of 2 CPUs under TCG). Returns 0, 1 (a job failed) or -1 (nothing to report
+ * it measures (128 jobs read every second took 8% of 2 CPUs under TCG).
+ * Returns 0, 1 (a job failed) or -1 (nothing to report
  * from it). Ctrl-C stops the wave (the run ends after it); a second one
  * detaches its jobs (r->detached).
  */
@@ -265,13 +266,13 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			if (ev && !tty && !agg.status_ns && !stopped &&
 			    (!agg.p.runtime_ns || now_s() - t0 < (agg.p.startdelay_ns + agg.p.ramp_ns +
 								  agg.p.runtime_ns) / 1e9)) {
-				double left = quiet_ms(jobs, n) / 1e3 - (now_s() - last_read);
+				double span = quiet_ms(jobs, n) / 1e3;
+				double left = span - (now_s() - last_read);
 				int got = left > 0 ? events_wait(ev, left < 1.0 ? (int)(left * 1000) + 1 :
 								 1000) : 0;
 
 				told = got < 0 ? (int)n : told + got;
-				read = told >= (int)live ||
-				       now_s() - last_read >= quiet_ms(jobs, n) / 1e3;
+				read = told >= (int)live || now_s() - last_read >= span;
 			} else {
 				events_wait(ev, ms);
 			}
