@@ -119,12 +119,13 @@ struct bl_sched_stats {
 
 /* A queue's statistics: what job-get, the report and the samples read. */
 struct bl_qstats {
-	struct bl_op_stats st[BL_NR_OPS];
+	/* Each turn writes these: first, on the page of the queue's own state. */
+	BL_U64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level */
 	BL_U64 cpu_time;	/* ns of its thread's CPU time, its share, after the ramp */
 	BL_U64 ctx;		/* its thread's context switches, its share */
 	BL_U64 stall_max;	/* the longest time with IO in flight and no reap */
-	BL_U64 depth_ns[BL_DEPTH_NR];	/* time at each in-flight level */
 	BL_U64 vchecked, vskipped, verrors, vreadback;	/* verify's units */
+	struct bl_op_stats st[BL_NR_OPS];
 };
 
 /* An IO as the machine hands it out and takes it back. */
@@ -217,13 +218,20 @@ struct bl_q {
 	BL_U64 depth_t;			/* the last time its in-flight level was counted */
 	BL_U64 vcur;			/* the next unit the pass looks at */
 	BL_U64 sample_next, sample_last;	/* ns: the next interval's end, the last sample */
-	struct bl_sampler_op sampler[BL_NR_OPS];
+	struct bl_sched_stats *sched;	/* rate-limited queues only (the caller's memory) */
 
 #ifdef __KERNEL__
 	struct u64_stats_sync sync;	/* the statistics, for readers on 32-bit */
 #endif
+	/*
+	 * The statistics right after the state an IO touches, their counters
+	 * and an operation's sums first: a read's reap then touches the
+	 * queue's first page and its two histogram buckets' (with 64 queues a
+	 * CPU the pages an IO touches are what it costs, under emulation most).
+	 */
 	struct bl_qstats s;
-	struct bl_sched_stats *sched;	/* rate-limited queues only (the caller's memory) */
+	/* Where the last sample left each operation: at a sample only. */
+	struct bl_sampler_op sampler[BL_NR_OPS];
 };
 
 /* What bl_q_tick() asks of the engine. */
