@@ -68,20 +68,8 @@ static void bl_queue_read(struct bl_queue *q, bool hist, struct bl_queue_snap *r
 
 	do {
 		start = u64_stats_fetch_begin(&q->q.sync);
-		for (op = 0; op < BL_NR_OPS; op++) {
-			r->st[op].ios = s->st[op].ios;
-			r->st[op].bytes = s->st[op].bytes;
-			r->st[op].errors = s->st[op].errors;
-			r->st[op].lat = s->st[op].lat;
-			r->st[op].clat = s->st[op].clat;
-			r->st[op].slat = s->st[op].slat;
-			r->st[op].devlat = s->st[op].devlat;
-			r->st[op].devlat_n = s->st[op].devlat_n;
-			if (hist) {
-				memcpy(r->st[op].hist, s->st[op].hist, sizeof(r->st[op].hist));
-				memcpy(r->st[op].chist, s->st[op].chist, sizeof(r->st[op].chist));
-			}
-		}
+		for (op = 0; op < BL_NR_OPS; op++)
+			bl_op_live_read(&s->st[op], &r->st[op], hist);
 		r->cpu_time = s->cpu_time;
 		r->ctx = s->ctx;
 		r->stall_max = s->stall_max;

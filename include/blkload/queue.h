@@ -111,6 +111,23 @@ struct bl_op_stats {
 	BL_U64 chist[BL_HIST_NR];	/* of clat */
 };
 
+/*
+ * One operation's statistics as a queue keeps them while it runs: those of
+ * bl_op_stats, with its two histograms interleaved, h[i][0] of lat and
+ * h[i][1] of clat. An IO's two buckets are close (lat = slat + clat), on
+ * one page mostly where two arrays put them on two: with many queues a CPU
+ * the pages an IO touches are much of its cost. Read with bl_op_live_read().
+ */
+struct bl_op_live {
+	BL_U64 ios;
+	BL_U64 bytes;
+	BL_U64 errors;
+	struct bl_lat lat, clat, slat;
+	struct bl_lat devlat;
+	BL_U64 devlat_n;
+	BL_U64 h[BL_HIST_NR][2];
+};
+
 /* Latencies from the scheduled time of a rate-limited queue's IOs. */
 struct bl_sched_stats {
 	struct bl_lat lat[BL_NR_OPS];
@@ -125,7 +142,7 @@ struct bl_qstats {
 	BL_U64 ctx;		/* its thread's context switches, its share */
 	BL_U64 stall_max;	/* the longest time with IO in flight and no reap */
 	BL_U64 vchecked, vskipped, verrors, vreadback;	/* verify's units */
-	struct bl_op_stats st[BL_NR_OPS];
+	struct bl_op_live st[BL_NR_OPS];
 };
 
 /* An IO as the machine hands it out and takes it back. */
@@ -246,6 +263,34 @@ static inline void bl_op_stats_init(struct bl_op_stats *st)
 	bl_lat_init(&st->devlat);
 }
 
+static inline void bl_op_live_init(struct bl_op_live *st)
+{
+	bl_lat_init(&st->lat);
+	bl_lat_init(&st->clat);
+	bl_lat_init(&st->slat);
+	bl_lat_init(&st->devlat);
+}
+
+/* A copy of a queue's statistics of one operation; its histograms with @hist. */
+static inline void bl_op_live_read(const struct bl_op_live *st, struct bl_op_stats *out,
+				   bool hist)
+{
+	unsigned int i;
+
+	out->ios = st->ios;
+	out->bytes = st->bytes;
+	out->errors = st->errors;
+	out->lat = st->lat;
+	out->clat = st->clat;
+	out->slat = st->slat;
+	out->devlat = st->devlat;
+	out->devlat_n = st->devlat_n;
+	for (i = 0; hist && i < BL_HIST_NR; i++) {
+		out->hist[i] = st->h[i][0];
+		out->chist[i] = st->h[i][1];
+	}
+}
+
 static inline void bl_sched_stats_init(struct bl_sched_stats *s)
 {
 	unsigned int op;
@@ -297,7 +342,7 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	u64_stats_init(&q->sync);
 #endif
 	for (op = 0; op < BL_NR_OPS; op++)
-		bl_op_stats_init(&q->s.st[op]);
+		bl_op_live_init(&q->s.st[op]);
 	if (!bl_gen_init(&q->gen, p->randseed, index, job->nr_queues, random, bl_params_mix(p),
 			 p->offset, p->size, p->bs) ||
 	    !bl_gen_set_trim(&q->gen, bl_params_trim_pct(p)) ||
@@ -367,7 +412,7 @@ static inline void bl_q_ramp_end(struct bl_q *q, BL_U64 now)
 		BL_U64 errors = q->s.st[op].errors;
 
 		memset(&q->s.st[op], 0, sizeof(q->s.st[op]));
-		bl_op_stats_init(&q->s.st[op]);
+		bl_op_live_init(&q->s.st[op]);
 		q->s.st[op].errors = errors;
 	}
 	q->s.cpu_time = 0;
@@ -396,7 +441,7 @@ static inline void bl_q_sample(struct bl_q *q, BL_U64 t, bool take)
 
 	s->t = t - q->ramp_end;
 	for (op = 0; op < BL_NR_OPS; op++) {
-		const struct bl_op_stats *st = &q->s.st[op];
+		const struct bl_op_live *st = &q->s.st[op];
 		struct bl_sample_op cum = {
 			.ios = st->ios, .bytes = st->bytes, .lat = st->lat.sum,
 			.clat = st->clat.sum, .slat = st->slat.sum,
@@ -404,7 +449,7 @@ static inline void bl_q_sample(struct bl_q *q, BL_U64 t, bool take)
 
 		if (take) {
 			bl_sample_op_take(&s->op[op], s->chist[op], &q->sampler[op], &cum,
-					  st->chist);
+					  &st->h[0][1], 2);
 		} else {
 			memset(&s->op[op], 0, sizeof(s->op[op]));
 			memset(s->chist[op], 0, sizeof(s->chist[op]));
@@ -990,7 +1035,7 @@ static inline void bl_q_reaped(struct bl_q *q, struct bl_io *io, int err, BL_U64
 			       const struct bl_buf_ops *b, void *ctx)
 {
 	const struct bl_params *p = q->p;
-	struct bl_op_stats *st = &q->s.st[io->op];
+	struct bl_op_live *st = &q->s.st[io->op];
 	BL_U64 gap;
 
 	BL_WRITE_ONCE(q->inflight, q->inflight - 1);
@@ -1031,8 +1076,8 @@ static inline void bl_q_reaped(struct bl_q *q, struct bl_io *io, int err, BL_U64
 		bl_lat_add(&st->lat, lat);
 		bl_lat_add(&st->slat, slat);
 		bl_lat_add(&st->clat, lat - slat);
-		st->hist[bl_hist_idx(lat)]++;
-		st->chist[bl_hist_idx(lat - slat)]++;
+		st->h[bl_hist_idx(lat)][0]++;
+		st->h[bl_hist_idx(lat - slat)][1]++;
 		if (io->dev_ns) {
 			bl_lat_add(&st->devlat, io->dev_ns > io->submit_ns ?
 				   io->dev_ns - io->submit_ns : 0);

@@ -46,11 +46,12 @@ struct bl_sampler_op {
 
 /*
  * The interval's part of one operation: @cum its counters now, @chist its
- * clat histogram now (BL_HIST_NR buckets); @sp moves on to them.
+ * clat histogram now (BL_HIST_NR buckets, @stride apart); @sp moves on to
+ * them.
  */
 static inline void bl_sample_op_take(struct bl_sample_op *out, BL_SAMPLE_U32 *ochist,
 				     struct bl_sampler_op *sp, const struct bl_sample_op *cum,
-				     const BL_HIST_U64 *chist)
+				     const BL_HIST_U64 *chist, unsigned int stride)
 {
 	unsigned int j, i;
 
@@ -64,7 +65,7 @@ static inline void bl_sample_op_take(struct bl_sample_op *out, BL_SAMPLE_U32 *oc
 		BL_HIST_U64 c = 0, d;
 
 		for (i = 0; i < (1U << BL_SHIST_SHIFT); i++)
-			c += chist[(j << BL_SHIST_SHIFT) + i];
+			c += chist[((j << BL_SHIST_SHIFT) + i) * stride];
 		d = c - sp->chist[j];
 		ochist[j] = d > 0xffffffffU ? 0xffffffffU : (BL_SAMPLE_U32)d;
 		sp->chist[j] = c;

@@ -592,18 +592,22 @@ static unsigned int run_cpus(const struct workload *w, unsigned int **out)
 	return n;
 }
 
-/* A queue machine's statistics of one operation as the report's (hist: kept apart, or none). */
-static struct op_stats op_view(const struct bl_q *q, int op, bool hist)
+/*
+ * A queue machine's statistics of one operation as the report's; with
+ * @hist (scratch room for them), its histograms, valid until the next call.
+ */
+static struct op_stats op_view(const struct bl_q *q, int op, struct bl_op_stats *hist)
 {
-	const struct bl_op_stats *st = &q->s.st[op];
+	const struct bl_op_live *st = &q->s.st[op];
 	struct op_stats v = {
 		.ios = st->ios, .bytes = st->bytes, .errors = st->errors,
 		.lat = st->lat, .clat = st->clat, .slat = st->slat, .split = true,
 	};
 
 	if (hist) {
-		v.hist = (uint64_t *)st->hist;
-		v.chist = (uint64_t *)st->chist;
+		bl_op_live_read(st, hist, true);
+		v.hist = hist->hist;
+		v.chist = hist->chist;
 	}
 	if (q->sched) {
 		v.has_sched = true;
@@ -622,6 +626,8 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 	const struct bl_params *p = &job->p;
 	uint64_t first = UINT64_MAX, last = 0;
 	struct cpuset set = { 0 };
+	/* Room for one queue's histograms of one operation, read apart. */
+	struct bl_op_stats *hist = xcalloc(1, sizeof(*hist));
 
 	memset(j, 0, sizeof(*j));
 	j->id = idx + 1;
@@ -678,10 +684,10 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 		j->verrors += s->verrors;
 		j->vreadback += s->vreadback;
 		for (int op = 0; op < NR_OPS; op++) {
-			struct op_stats v = op_view(&q->q, op, true);
+			struct op_stats v = op_view(&q->q, op, hist);
 
 			op_sum(&j->op[op], &v);
-			qs->op[op] = op_view(&q->q, op, false);
+			qs->op[op] = op_view(&q->q, op, NULL);
 		}
 		for (int k = 0; k < BL_DEPTH_NR; k++) {
 			qs->depth_ns[k] = s->depth_ns[k];
@@ -702,6 +708,7 @@ static void job_fill(struct eng_run *run, unsigned int idx, const unsigned int *
 		j->reason = job->reason;
 	j->elapsed = last > first ? last - first : 0;
 	j->ramp_done = true;
+	free(hist);
 }
 
 /* Size and logical block size of the block device open at @fd. */

@@ -42,7 +42,7 @@ TEST(take_is_the_difference_of_counters)
 	cum.bytes = 40960;
 	cum.clat = 1000;
 	hist[bl_hist_idx(100)] = 10;
-	bl_sample_op_take(&out, coarse, &sp, &cum, hist);
+	bl_sample_op_take(&out, coarse, &sp, &cum, hist, 1);
 	EXPECT_EQ(10, out.ios);
 	EXPECT_EQ(10, coarse[bl_hist_idx(100) >> BL_SHIST_SHIFT]);
 	cum.ios = 15;
@@ -50,7 +50,7 @@ TEST(take_is_the_difference_of_counters)
 	cum.clat = 1500;
 	hist[bl_hist_idx(100)] = 12;
 	hist[bl_hist_idx(100000)] = 3;
-	bl_sample_op_take(&out, coarse, &sp, &cum, hist);
+	bl_sample_op_take(&out, coarse, &sp, &cum, hist, 1);
 	EXPECT_EQ(5, out.ios);
 	EXPECT_EQ(20480, out.bytes);
 	EXPECT_EQ(500, out.clat);
