@@ -10,6 +10,7 @@
 
 #ifdef __KERNEL__
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
@@ -36,6 +37,7 @@
 #define BL_ATOMIC_SET(a, v) atomic_set(a, v)
 #define BL_ATOMIC_DEC_AND_TEST(a) atomic_dec_and_test(a)
 #else
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -119,13 +119,14 @@ struct bl_op_stats {
  * the pages an IO touches are much of its cost. Read with bl_op_live_read().
  */
 struct bl_op_live {
+	/* bl_op_stats' counters, in its order (checked below). */
 	BL_U64 ios;
 	BL_U64 bytes;
 	BL_U64 errors;
 	struct bl_lat lat, clat, slat;
 	struct bl_lat devlat;
 	BL_U64 devlat_n;
-	BL_U64 h[BL_HIST_NR][2];
+	BL_U64 h[BL_HIST_NR][2];	/* [0] of lat, [1] of clat */
 };
 
 /* Latencies from the scheduled time of a rate-limited queue's IOs. */
@@ -271,20 +272,21 @@ static inline void bl_op_live_init(struct bl_op_live *st)
 	bl_lat_init(&st->devlat);
 }
 
+/*
+ * bl_op_live holds bl_op_stats' counters in the same places, before the
+ * histograms: a field added to one and not the other fails the build.
+ */
+static_assert(offsetof(struct bl_op_live, h) == offsetof(struct bl_op_stats, hist) &&
+	      offsetof(struct bl_op_live, devlat_n) == offsetof(struct bl_op_stats, devlat_n),
+	      "bl_op_live's counters are not bl_op_stats'");
+
 /* A copy of a queue's statistics of one operation; its histograms with @hist. */
 static inline void bl_op_live_read(const struct bl_op_live *st, struct bl_op_stats *out,
 				   bool hist)
 {
 	unsigned int i;
 
-	out->ios = st->ios;
-	out->bytes = st->bytes;
-	out->errors = st->errors;
-	out->lat = st->lat;
-	out->clat = st->clat;
-	out->slat = st->slat;
-	out->devlat = st->devlat;
-	out->devlat_n = st->devlat_n;
+	memcpy(out, st, offsetof(struct bl_op_live, h));
 	for (i = 0; hist && i < BL_HIST_NR; i++) {
 		out->hist[i] = st->h[i][0];
 		out->chist[i] = st->h[i][1];
@@ -449,7 +451,7 @@ static inline void bl_q_sample(struct bl_q *q, BL_U64 t, bool take)
 
 		if (take) {
 			bl_sample_op_take(&s->op[op], s->chist[op], &q->sampler[op], &cum,
-					  &st->h[0][1], 2);
+					  (const BL_U64 *)st->h + 1, 2);
 		} else {
 			memset(&s->op[op], 0, sizeof(s->op[op]));
 			memset(s->chist[op], 0, sizeof(s->chist[op]));

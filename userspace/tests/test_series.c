@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include <blkload/queue.h>
 
 #include "job.h"
 #include "series.h"
@@ -65,6 +66,42 @@ TEST(take_is_the_difference_of_counters)
 		ASSERT_TRUE((hi - lo) / 2 <= mid / 31.0);
 	}
 	free(hist);
+	free(coarse);
+}
+
+/*
+ * A queue's live histograms, interleaved: read apart, the lat one and the
+ * clat one each get their own buckets, and a sample takes the clat one.
+ */
+TEST(live_histograms_read_apart)
+{
+	struct bl_op_live *st = calloc(1, sizeof(*st));
+	struct bl_op_stats *out = calloc(1, sizeof(*out));
+	struct bl_sampler_op sp = { 0 };
+	struct bl_sample_op cum = { .ios = 7 }, one;
+	uint32_t *coarse = calloc(BL_SHIST_NR, sizeof(*coarse));
+	unsigned int lat = bl_hist_idx(2000000), clat = bl_hist_idx(50000);
+
+	ASSERT_TRUE(st && out && coarse);
+	st->ios = 7;
+	st->devlat_n = 3;
+	st->h[lat][0] = 7;
+	st->h[clat][1] = 7;
+	st->h[BL_HIST_NR - 1][1] = 1;
+	bl_op_live_read(st, out, true);
+	EXPECT_EQ(7, out->ios);
+	EXPECT_EQ(3, out->devlat_n);
+	EXPECT_EQ(7, out->hist[lat]);
+	EXPECT_EQ(0, out->hist[clat]);
+	EXPECT_EQ(7, out->chist[clat]);
+	EXPECT_EQ(0, out->chist[lat]);
+	EXPECT_EQ(1, out->chist[BL_HIST_NR - 1]);
+	bl_sample_op_take(&one, coarse, &sp, &cum, (const uint64_t *)st->h + 1, 2);
+	EXPECT_EQ(7, coarse[clat >> BL_SHIST_SHIFT]);
+	EXPECT_EQ(0, coarse[lat >> BL_SHIST_SHIFT]);
+	EXPECT_EQ(1, coarse[BL_SHIST_NR - 1]);
+	free(st);
+	free(out);
 	free(coarse);
 }
 
