@@ -244,8 +244,9 @@ struct bl_q {
 	/*
 	 * The statistics right after the state an IO touches, their counters
 	 * and an operation's sums first: a read's reap then touches the
-	 * queue's first page and its two histogram buckets' (with 64 queues a
-	 * CPU the pages an IO touches are what it costs, under emulation most).
+	 * queue's first page and, mostly, one page of its interleaved
+	 * histograms (with 64 queues a CPU the pages an IO touches are much of
+	 * what it costs, under emulation most).
 	 */
 	struct bl_qstats s;
 	/* Where the last sample left each operation: at a sample only. */
