@@ -3,7 +3,10 @@
 #
 # fio habits on the command line: a fio command line runs unchanged after
 # "blkload run" (both engines), global options after the command, options
-# after job ids, fio's numbers, and one-line refusals.
+# after job ids, fio's numbers, and one-line refusals; fio's forms as others
+# write them: a Ceph user's options, a CBT-shaped line (one-dash options,
+# --output-format=json,normal, checked against real fio's file), a job file
+# with comments, aliases, file options and options blkload behaves like.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
@@ -11,7 +14,7 @@ bl_not_on_debug_lane "the CLI's option handling"
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 9
 bl_mark start
 bl_load
 bl_nullb nr_devices=2 gb=1 irqmode=0
@@ -49,13 +52,71 @@ bl_check "options after job ids: stats ID --per_cpu, stop ID --drain-timeout 5s"
 refusals() {
 	local out
 	out=$(blkload run --dev /dev/nullb0 --rate=5m 2>&1) && return 1
-	test "$(wc -l <<<"$out")" = 1 && grep -q -- "--rate is a fio option blkload does not support" <<<"$out" || return 1
+	test "$(wc -l <<<"$out")" = 1 && grep -q -- "'rate' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
 	out=$(blkload run --dev /dev/nullb0 --direct=0 2>&1) && return 1
 	grep -q "never goes through the page cache" <<<"$out" || return 1
 	out=$(blkload run --dev /dev/nullb0 --bogus 2>&1) && return 1
 	test "$(wc -l <<<"$out")" = 2
 }
 bl_check "refusals in one line: --rate, --direct=0, an unknown option (no usage dump)" refusals
+# The options a Ceph user posted for cluster runs, as written (bools given apart).
+ceph_user() {
+	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 \
+		--cpus_allowed_policy split --randrepeat 0 --disk_util 0 --time_based \
+		--runtime 1 --ramp_time 0 --numjobs 1 --buffered 0 --output-format=json |
+		bl_json "d['jobs'][0]['read']['total_ios'] > 0" "d['jobs'][0]['randseed'] != 0"
+}
+bl_check "a Ceph user's options: --randrepeat 0 --disk_util 0 --buffered 0 --numjobs 1" ceph_user
+
+# CBT's shape: one-dash options, JSON then text in one --output file; real fio
+# writes the same shape for the same line (after its start-up lines, which
+# readers such as CBT skip: the document starts at a line "{").
+json_then_text() {
+	python3 -c '
+import json, sys
+t = open(sys.argv[1]).read()
+start = 0 if t.startswith("{") else t.find("\n{\n") + 1
+d, end = json.JSONDecoder().raw_decode(t, start)
+rest = t[end:]
+if not d["jobs"][0]["read"]["total_ios"] > 0 or "IOPS=" not in rest:
+    print("# %s: no IO in the JSON or no text after it" % sys.argv[1])
+    sys.exit(1)' "$1"
+}
+cbt_line() {
+	local tool
+	for tool in "blkload run" fio; do
+		$tool --output-format=json,normal --output="$tmp/cbt.out" --end_fsync=0 \
+			-ioengine=libaio --name=cbt --filename=/dev/nullb0 --rw=randread --bs=4k \
+			--iodepth=4 --runtime=1 --time_based --direct=1 >/dev/null || return 1
+		json_then_text "$tmp/cbt.out" || { echo "# $tool"; return 1; }
+		rm -f "$tmp/cbt.out"
+	done
+}
+bl_check "a CBT-shaped line: -ioengine, --end_fsync=0, --output-format=json,normal (as real fio)" cbt_line
+
+job_file() {
+	local err
+	cat >"$tmp/c.fio" <<-'EOF'
+	[global] ; defaults
+	rw=randread	# random reads
+	buffered=0
+	directory=/mnt ; a file option
+	filesize=1g
+	timeout=1
+	time_based
+	[one]
+	numjobs=1 ; one copy
+	filename=/dev/nullb0 ; or a full disk
+	EOF
+	blkload run --output-format=json "$tmp/c.fio" 2>"$tmp/err" >"$tmp/c.json" || {
+		cat "$tmp/err"; return 1; }
+	err=$(cat "$tmp/err")
+	grep -q "c.fio:4: 'directory' ignored" <<<"$err" && grep -q "c.fio:5: 'filesize' ignored" <<<"$err" &&
+		test "$(wc -l <<<"$err")" = 2 || { echo "# $err"; return 1; }
+	bl_json "d['jobs'][0]['read']['total_ios'] > 0" "d['jobs'][0]['device'] == '/dev/nullb0'" \
+		"0.9e9 < d['jobs'][0]['runtime_ns'] < 1.1e9" <"$tmp/c.json"
+}
+bl_check "a job file with comments anywhere, timeout (runtime), buffered=0, file options warned once" job_file
 bl_check "nothing left of blkload" bl_clean
 bl_unload
 bl_mark end

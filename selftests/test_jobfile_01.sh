@@ -146,7 +146,7 @@ refusals() {
 	printf '[global]\nfilename=/dev/nullb0\n[a]\nrw=read\nrate=5m\n' >"$tmp/bad.fio"
 	out=$(blkload run "$tmp/bad.fio" 2>&1)
 	(($? == 2)) && echo "# $out" &&
-		grep -q "bad.fio:5: 'rate' is a fio option blkload does not have" <<<"$out" || return 1
+		grep -q "bad.fio:5: 'rate' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
 	out=$(BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload run "$tmp/two.fio" 2>&1)
 	(($? == 2)) && echo "# $out" && grep -q "ioengine=kernel" <<<"$out" || return 1
 	out=$(BL_DEV_A=/dev/nullb0 blkload run --ioengine=kernel "$tmp/two.fio" 2>&1)

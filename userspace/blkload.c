@@ -92,7 +92,8 @@ static void usage(FILE *f)
 		"  -j, --json                    JSON output (same as --output-format=json)\n"
 		"                                (global options go before or after the command)\n"
 		"  -p, --pretty                  indent JSON output\n"
-		"      --output-format=FORMAT    normal, json, or json+ (with histogram bins)\n"
+		"      --output-format=FORMAT    normal, json, or json+ (with histogram bins);\n"
+		"                                several as fio: json,normal (JSON, then text)\n"
 		"  -V, --version                 the CLI's and the module's versions\n"
 		"  -h, --help                    this text\n"
 		"\n"
@@ -227,19 +228,39 @@ static int cmd_help(struct ctx *ctx, int argc, char **argv)
 	return c->fn(ctx, 2, sub);
 }
 
+/*
+ * fio's --output-format: normal, json or json+, or several separated by
+ * commas (fio's json,normal: the JSON document, then the text report).
+ */
 static int set_format(struct ctx *ctx, const char *f)
 {
-	if (!strcmp(f, "json")) {
-		ctx->json = true;
-	} else if (!strcmp(f, "json+")) {
-		ctx->json = true;
-		ctx->json_plus = true;
-	} else if (!strcmp(f, "normal")) {
-		ctx->json = false;
-	} else {
-		fprintf(stderr, "blkload: unknown output format '%s' (normal, json, json+)\n", f);
+	char *copy = xstrdup(f), *save = NULL, *tok;
+	bool json = false, plus = false, normal = false, any = false;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		any = true;
+		if (!strcmp(tok, "json")) {
+			json = true;
+		} else if (!strcmp(tok, "json+")) {
+			json = true;
+			plus = true;
+		} else if (!strcmp(tok, "normal")) {
+			normal = true;
+		} else {
+			fprintf(stderr, "blkload: unknown output format '%s' (normal, json, json+, or several: json,normal)\n",
+				tok);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	if (!any) {
+		fprintf(stderr, "blkload: --output-format needs a format (normal, json, json+)\n");
 		return -1;
 	}
+	ctx->json = json;
+	ctx->json_plus = plus;
+	ctx->normal_too = json && normal;
 	return 0;
 }
 

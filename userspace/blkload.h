@@ -15,6 +15,7 @@
 struct ctx {
 	bool json;
 	bool json_plus;	/* json+: histogram bins too */
+	bool normal_too;	/* json,normal: the text report after the JSON, as fio */
 	bool pretty;
 };
 

@@ -310,6 +310,11 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			w0->cpu_exclude);
 		goto out;
 	}
+	/* fio's --parse-only: everything above reads no device and needs no module. */
+	if (w0->parse_only) {
+		rc = 0;
+		goto out;
+	}
 	rc = 1;
 	if (netlink) {
 		if (bl_nl_open(&nl))

@@ -667,6 +667,15 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		report_disks(o, du, nr_du);
 	out_free(o);
 	job_clear(&sum);
+	/* fio's --output-format=json,normal: the JSON document, then the text. */
+	if (ctx->json && ctx->normal_too) {
+		struct ctx text = *ctx;
+
+		text.json = false;
+		text.normal_too = false;
+		fflush(stdout);
+		report_all(&text, jobs, n, w, cw, global, du, nr_du);
+	}
 }
 
 /* Deletes what was made (freed once drained), reporting, not failing on, errors. */

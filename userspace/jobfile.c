@@ -2,8 +2,8 @@
 /*
  * fio job files (fio's HOWTO, "Job file format"): "[name]" sections, each a
  * job, "[global]" giving defaults to the jobs after it in its file; one
- * "key=value" or "key" per line; lines starting with ';' or '#' are
- * comments; "${VAR}" in a value is the environment variable VAR, and
+ * "key=value" or "key" per line; a ';' or '#' anywhere starts a comment
+ * to the end of the line, as fio reads them (a value cannot hold one); "${VAR}" in a value is the environment variable VAR, and
  * $ncpus, $pagesize and $mb_memory are fio's. "stonewall" (and its alias
  * "wait_for_previous") makes a job wait for every job before it and starts a
  * new reporting group; "new_group" starts a new reporting group only.
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fioopts.h"
 #include "jobfile.h"
 #include "util.h"
 
@@ -182,19 +183,37 @@ static void file_stonewall(struct jobfile *jf, unsigned int first)
 			jf->jobs[i].groupid--;
 }
 
-/* Each option checked where it stands, so the message names its line. */
-static int check_option(const char *k, const char *path, unsigned int line,
+/*
+ * Each option checked where it stands, so the message names its line:
+ * blkload's own (1: kept; 2: under blkload's name, now *@k, malloc()ed), or fio's table (fioopts.h): accepted as it is
+ * (0: dropped, blkload does that anyway), a file option ignored (0), or
+ * refused (-1, after the reason).
+ */
+static int check_option(char **k, const char *v, const char *path, unsigned int line,
 			int (*known)(const char *name))
 {
-	int kind = own_option(k) ? 0 : known(k);
+	const struct fio_opt *o;
+	char *where, *ours;
+	enum fio_verdict verdict;
 
-	if (kind > 0)
-		fprintf(stderr, "blkload: %s:%u: '%s' is a fio option blkload does not have (yet)\n",
-			path, line, k);
-	else if (kind < 0)
+	if (own_option(*k) || !known(*k))
+		return 1;
+	o = fio_opt_find(*k);
+	/* An alias of an option blkload has (fio's timeout: runtime). */
+	ours = o ? fio_opt_ours(o, known) : NULL;
+	if (ours) {
+		*k = ours;
+		return 2;
+	}
+	if (!o) {
 		fprintf(stderr, "blkload: %s:%u: '%s' is not an option fio or blkload knows\n",
-			path, line, k);
-	return kind ? -1 : 0;
+			path, line, *k);
+		return -1;
+	}
+	where = xasprintf("%s:%u", path, line);
+	verdict = fio_opt_check(o, *k, v, where, true);
+	free(where);
+	return verdict == FIO_REFUSE ? -1 : 0;
 }
 
 int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *name))
@@ -216,9 +235,13 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 	global.name = xstrdup("global");
 	while (getline(&buf, &cap, f) >= 0) {
 		char *s = trim(buf), *eq, *key, *val, *name;
+		int kind;
 
 		line++;
-		if (!*s || *s == ';' || *s == '#')
+		/* fio's comments: from the first ';' or '#' anywhere on the line, values included. */
+		s[strcspn(s, ";#")] = 0;
+		s = trim(s);
+		if (!*s)
 			continue;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
@@ -271,13 +294,18 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 		for (char *p = key; *p; p++)
 			if (*p == '-')
 				*p = '_';
-		if (check_option(key, path, line, known)) {
+		kind = check_option(&key, val, path, line, known);
+		if (kind <= 0) {
 			free(val);
-			goto out;
+			if (kind < 0)
+				goto out;
+			continue;
 		}
 		optlist_set(in_global ? &global.opts : &cur.opts, key, val);
 		if (in_global && first_global)
 			optlist_set(&jf->global, key, val);
+		if (kind == 2)
+			free(key);
 		free(val);
 	}
 	if (cur.name)

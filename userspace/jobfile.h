@@ -27,8 +27,8 @@ struct jobfile {
 
 /*
  * Reads @path and appends its jobs to @jf (several files: one after the
- * other, each file's first job waiting for the jobs before it, as in fio). @known(name) tells whether
- * blkload takes the option: 0 yes, -1 no, 1 a fio option it does not have.
+ * other, each file's first job waiting for the jobs before it, as in fio). @known(name) is 0 when
+ * blkload takes the option; the others go by fio's option table (fioopts.h).
  * Returns 0, or -1 after printing "path:line: ..." for the first problem.
  */
 int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *name));

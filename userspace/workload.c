@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
+#include "fioopts.h"
 #include "parse.h"
 #include "util.h"
 #include "workload.h"
@@ -100,13 +102,6 @@ static const struct wopt wopts[] = {
 	/* fio's default, 1: a reap that must wait waits for one completion. */
 	{ "iodepth_batch_complete_min", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "iodepth_batch_complete", optional_argument, OPT_FIO_NOOP, NULL, NULL },
-	/* fio options blkload does not have (yet): one line each, not the usage. */
-	{ "rate", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "fsync", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "fdatasync", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "sync", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "buffered", optional_argument, OPT_FIO_NO, NULL, NULL },
-	{ "zonemode", optional_argument, OPT_FIO_NO, NULL, NULL },
 	{ "offset", required_argument, OPT_OFFSET, "SIZE", "start of the region (0)" },
 	{ "size", required_argument, OPT_SIZE, "SIZE", "length of the region (the whole device)" },
 	{ "runtime", required_argument, OPT_RUNTIME, "TIME",
@@ -117,7 +112,8 @@ static const struct wopt wopts[] = {
 	  "stop after N IOs per job (no runtime or limit: one pass over the region, like fio)" },
 	{ "io_size", required_argument, OPT_IO_SIZE, "SIZE", "stop after SIZE bytes per job" },
 	{ "io_limit", required_argument, OPT_IO_SIZE, NULL, NULL },
-	{ "randseed", required_argument, OPT_RANDSEED, "N", "seed of the offset sequence (0)" },
+	{ "randseed", required_argument, OPT_RANDSEED, "N",
+	  "seed of the offset sequence (0; fio's randrepeat=0: a new one each run)" },
 	{ "allow-write", no_argument, OPT_ALLOW_WRITE, NULL, "required for workloads that write" },
 	{ "force", no_argument, OPT_FORCE, NULL, "write even to a mounted or claimed device" },
 	{ "iodepth_batch_submit", required_argument, OPT_BATCH, "N",
@@ -166,6 +162,8 @@ static const struct wopt wopts[] = {
 	  "fio's: histogram log window (log_avg_msec)" },
 	{ "log_hist_coarseness", required_argument, OPT_LOG_COARSE, "N",
 	  "fio's: 2^N buckets merged, 2 to 6 (2; fio's 0 and 1 are finer than the samples)" },
+	{ "parse-only", no_argument, OPT_PARSE_ONLY, NULL,
+	  "fio's: read the options and job files, say what is wrong, and exit (no device or module)" },
 	{ "help", no_argument, OPT_HELP, NULL, "this text" },
 };
 
@@ -314,7 +312,10 @@ void workload_usage(FILE *f, const char *cmd)
 	engine_list(f);
 	fputc('\n', f);
 	print_list(f, OPT_FIO_NOOP, "fio's, accepted: blkload does that anyway");
-	print_list(f, OPT_FIO_NO, "fio's, refused (not in blkload yet)");
+	fprintf(f, "\nEvery other fio option is known by name (fio's HOWTO): one that blkload\n"
+		"behaves like for the value given is accepted (buffered=0, disk_util,\n"
+		"end_fsync=0, ...); a file option (directory, filesize, nrfiles, ...) is\n"
+		"ignored with a warning; the rest are refused with the reason.\n");
 }
 
 void workload_complete(FILE *f, char sep)
@@ -521,6 +522,9 @@ void workload_free(struct workload *w)
 	free(w->filenames);
 	free(w->jobfiles);
 	optlist_free(&w->opts);
+	for (unsigned int i = 0; i < w->nr_args; i++)
+		free(w->args[i]);
+	free(w->args);
 }
 
 int workload_option_known(const char *name)
@@ -535,9 +539,9 @@ int workload_option_known(const char *name)
 		}
 		if (*a || *b)
 			continue;
-		if (o->val == OPT_HELP || o->val == OPT_OUTPUT)
+		if (o->val == OPT_HELP || o->val == OPT_OUTPUT || o->val == OPT_PARSE_ONLY)
 			return -1;
-		return o->val == OPT_FIO_NO ? 1 : 0;
+		return 0;
 	}
 	return -1;
 }
@@ -641,14 +645,130 @@ static int fio_cpus(struct workload *w, uint32_t numjobs, const char *allowed, b
 	return 0;
 }
 
+/* Option @name of @opts (either spelling, whole names only), or NULL. */
+static const struct option *opt_find(const struct option *opts, const char *name, size_t len)
+{
+	for (; opts->name; opts++)
+		if (strlen(opts->name) == len && !strncmp(opts->name, name, len))
+			return opts;
+	return NULL;
+}
+
+/* A string for the rewritten vector, kept in @args until workload_free(). */
+static char *keep_arg(char ***args, unsigned int *n, char *s)
+{
+	*args = xrealloc(*args, (*n + 1) * sizeof(**args));
+	(*args)[(*n)++] = s;
+	return s;
+}
+
+/*
+ * fio's command line as fio reads it, before getopt sees it: "-name=value"
+ * (one dash: fio parses with getopt_long_only) as "--name=value"; a bool
+ * given its value apart ("--randrepeat 0") as "--randrepeat=0"; a fio alias
+ * of an option blkload has under another name (--timeout: --runtime) under
+ * blkload's; and every other fio option judged by fio's table (fioopts.h):
+ * taken out when blkload behaves that way anyway or when it is a file
+ * option (one warning), refused with the reason. Stops at "--". Returns the
+ * new vector (argv's strings, or new ones in @args), NULL after a message.
+ */
+static char **fio_argv(int argc, char **argv, const struct option *opts, const char *cmd,
+		       char ***args, unsigned int *nr_args, int *newc)
+{
+	char **out = xcalloc((size_t)argc + 1, sizeof(*out));
+	int n = 0, i;
+
+	for (i = 0; i < argc; i++) {
+		char *a = argv[i], *name, *eq, *val, *ours;
+		const struct option *o;
+		const struct fio_opt *f;
+		size_t len;
+
+		if (!i || a[0] != '-' || !a[1] || !strcmp(a, "--")) {
+			out[n++] = a;
+			if (i && !strcmp(a, "--"))
+				break;
+			continue;
+		}
+		name = a + 1 + (a[1] == '-');
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		o = opt_find(opts, name, len);
+		f = NULL;
+		if (!o) {
+			char *n0 = strndup(name, len);
+
+			f = fio_opt_find(n0);
+			free(n0);
+		}
+		/* A single dash: only a long name this parser or fio's table has. */
+		if (a[1] != '-' && (len < 2 || (!o && !f))) {
+			out[n++] = a;
+			continue;
+		}
+		if (o) {
+			if (a[1] != '-')
+				a = keep_arg(args, nr_args, xasprintf("-%s", a));
+			/* fio's bool given its value apart. */
+			if (o->has_arg == optional_argument && !eq && i + 1 < argc &&
+			    fio_bool_word(argv[i + 1]))
+				a = keep_arg(args, nr_args, xasprintf("--%.*s=%s", (int)len, name,
+								     argv[++i]));
+			out[n++] = a;
+			continue;
+		}
+		if (!f) {
+			/* Not fio's either: getopt says so (or takes an abbreviation). */
+			out[n++] = a;
+			continue;
+		}
+		val = eq ? eq + 1 : NULL;
+		if (!eq && i + 1 < argc && (f->value ? strcmp(argv[i + 1], "--") != 0 :
+						   fio_bool_word(argv[i + 1])))
+			val = argv[++i];
+		ours = fio_opt_ours(f, workload_option_known);
+		if (ours) {
+			keep_arg(args, nr_args, ours);
+			out[n++] = keep_arg(args, nr_args, val ? xasprintf("--%s=%s", ours, val) :
+								 xasprintf("--%s", ours));
+			continue;
+		}
+		{
+			char *spelled = strndup(name, len);
+			enum fio_verdict v = fio_opt_check(f, spelled, val, cmd, false);
+
+			free(spelled);
+			if (v == FIO_REFUSE) {
+				free(out);
+				return NULL;
+			}
+		}
+	}
+	for (i++; i < argc; i++)
+		out[n++] = argv[i];
+	*newc = n;
+	return out;
+}
+
 /* Parses the workload options; returns 0, 1 after --help, or -1. */
 int workload_parse_args(struct workload *w, int argc, char **argv, const char *cmd,
 			bool jobfiles)
 {
 	struct option *base = workload_getopt();
 	struct option *opts = opts_both_spellings(base);
-	int ret = parse_opts(w, argc, argv, cmd, opts, jobfiles);
+	char **args = NULL, **v;
+	unsigned int nr_args = 0;
+	int n = 0, ret = -1;
 
+	v = fio_argv(argc, argv, opts, cmd, &args, &nr_args, &n);
+	if (v)
+		ret = parse_opts(w, n, v, cmd, opts, jobfiles);
+	else
+		memset(w, 0, sizeof(*w));
+	/* After parse_opts(), which starts from an empty workload. */
+	w->args = args;
+	w->nr_args = nr_args;
+	free(v);
 	opts_free(opts, base);
 	free(base);
 	return ret;
@@ -716,7 +836,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 {
 	uint32_t u32, numjobs = 0;
 	const char *allowed = NULL;
-	bool split = false, have_sample = false;
+	bool split = false, have_sample = false, randrepeat_off = false, have_seed = false;
 	int c, idx;
 
 	memset(w, 0, sizeof(*w));
@@ -784,6 +904,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_OUTPUT:
 			w->output = optarg;
 			break;
+		case OPT_PARSE_ONLY:
+			w->parse_only = true;
+			break;
 		case OPT_DIRECT:
 			if (strcmp(optarg, "1") && strcmp(optarg, "true"))
 				ret = bad_value(opts[idx].name, optarg,
@@ -802,6 +925,12 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			split = !strcmp(optarg, "split");
 			break;
 		case OPT_FIO_NOOP:
+			/* fio's randrepeat=0: a seed of its own for each run (unless randseed). */
+			if (!strcmp(opts[idx].name, "randrepeat") && optarg &&
+			    (!strcmp(optarg, "0") || !strcmp(optarg, "false"))) {
+				randrepeat_off = true;
+				break;
+			}
 			/* What blkload does anyway: fio's bare form or =1. */
 			if (optarg && strcmp(optarg, "1") && strcmp(optarg, "true") &&
 			    !(!strcmp(opts[idx].name, "norandommap") && !strcmp(optarg, "0")) &&
@@ -809,10 +938,6 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				ret = bad_value(opts[idx].name, optarg,
 						"1 (blkload does that anyway; the other way is not supported)");
 			break;
-		case OPT_FIO_NO:
-			fprintf(stderr, "blkload: %s: --%s is a fio option blkload does not support\n",
-				cmd, opts[idx].name);
-			return -1;
 		case OPT_RW:
 			if (rw_parse(optarg, &w->p.rw))
 				ret = bad_value(opts[idx].name, optarg,
@@ -1007,6 +1132,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
 		case OPT_RANDSEED:
+			have_seed = true;
 			ret = parse_u64(optarg, &w->p.randseed) ?
 			      bad_value(opts[idx].name, optarg, "a number, decimal or 0x hex") : 0;
 			break;
@@ -1127,6 +1253,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (fio_cpus(w, numjobs, allowed, split, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
+	if (randrepeat_off && !have_seed && getrandom(&w->p.randseed, sizeof(w->p.randseed), 0) !=
+	    sizeof(w->p.randseed)) {
+		fprintf(stderr, "blkload: %s: randrepeat=0: no random seed: %s\n", cmd, strerror(errno));
+		return -1;
+	}
 	/* A split: bs is its smallest size, the unit of every size and offset (fio's blockalign). */
 	w->p.bs_max = w->p.bs;
 	if (w->p.nbs[0]) {
@@ -1156,7 +1287,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		fprintf(stderr, "blkload: %s: --rbdname takes --engine librbd\n", cmd);
 		return -1;
 	}
-	if (!w->nr_devs && !w->nr_images) {
+	if (!w->nr_devs && !w->nr_images && !w->parse_only) {
 		fprintf(stderr, "blkload: %s: --dev DEVICE (or a fio job file) is required\n", cmd);
 		return -1;
 	}

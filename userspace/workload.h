@@ -24,13 +24,13 @@ enum {
 	OPT_ALLOW_WRITE, OPT_FORCE, OPT_BATCH, OPT_NO_LAT, OPT_PERCENTILES, OPT_TIME_BASED,
 	OPT_DRAIN, OPT_PER_CPU, OPT_COE, OPT_ENGINE, OPT_POOL, OPT_RBDNAME, OPT_CLIENTNAME,
 	OPT_RBD_CONN, OPT_CPU_EXCLUDE, OPT_KB_BASE, OPT_NAME, OPT_DIRECT, OPT_NUMJOBS,
-	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FIO_NO, OPT_FILENAME,
+	OPT_CPUS_ALLOWED, OPT_CPUS_POLICY, OPT_OUTPUT, OPT_FIO_NOOP, OPT_FILENAME,
 	OPT_SAMPLE_INTERVAL, OPT_STATUS_INTERVAL, OPT_SAMPLES_CSV, OPT_IOPS_LOG, OPT_BW_LOG,
 	OPT_LAT_LOG, OPT_HIST_LOG, OPT_LOG_AVG, OPT_LOG_HIST, OPT_LOG_COARSE, OPT_SAMPLE_RING,
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
-	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE,
+	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY,
 };
 
 /* An option of run's table (workload.c), or of an engine's (engine_ops.opts). */
@@ -72,6 +72,9 @@ struct workload {
 	struct series_logs logs;	/* fio's write_*_log */
 	char **jobfiles;	/* point into argv */
 	unsigned int nr_jobfiles;
+	bool parse_only;	/* fio's --parse-only: the options and job files, then exit */
+	char **args;		/* options rewritten from fio's forms; others point into them */
+	unsigned int nr_args;
 };
 
 /* Parses the workload options; returns 0, 1 after --help, or -1. */
@@ -80,7 +83,7 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd);
 int workload_parse_args(struct workload *w, int argc, char **argv, const char *cmd,
 			bool jobfiles);
 void workload_free(struct workload *w);
-/* Whether the run options take @name (either spelling): 0 yes, 1 a fio option blkload lacks, -1 no. */
+/* Whether the run options take @name (either spelling): 0 yes, -1 no (fioopts.h has fio's). */
 int workload_option_known(const char *name);
 void workload_usage(FILE *f, const char *cmd);
 /* Every option of the table, separated by @sep ("--bs=" when it takes a value). */

@@ -23,7 +23,7 @@ complete_words() {
 
 fail=0
 got=$(complete_words blkload run --r)
-for w in --rw= --rwmixread= --runtime= --ramp_time= --randseed= --rbdname= --rate; do
+for w in --rw= --rwmixread= --runtime= --ramp_time= --randseed= --rbdname= --rate_iops=; do
 	grep -qx -- "$w" <<<"$got" || { echo "run --r<TAB>: no $w"; fail=1; }
 done
 got=$(complete_words blkload run --rw rand)

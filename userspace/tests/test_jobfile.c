@@ -113,7 +113,12 @@ TEST(errors_name_the_line)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "[a]\nrw=read\nrate=5m\n", ":3: 'rate' is a fio option blkload does not have" },
+		{ "[a]\nrw=read\nrate=5m\n", ":3: 'rate' is a fio I/O rate option that blkload does not have yet" },
+		{ "[a]\nbuffered=1\n", ":2: 'buffered=1': blkload's IO never goes through the page cache; blkload takes buffered=0" },
+		{ "[a]\nsqthread_poll=1\n", ":2: 'sqthread_poll' is an option of fio's io_uring" },
+		{ "[a]\nparse-only\n", ":2: 'parse_only' is one of fio's command-line options" },
+		{ "[a]\nprofile=tiobench\n", ":2: 'profile' belongs to fio's predefined workloads" },
+		{ "[a]\nzonemode=zbd\n", ":2: 'zonemode' is a fio zoned device option" },
 		{ "[a]\nbogus=1\n", ":2: 'bogus' is not an option fio or blkload knows" },
 		{ "rw=read\n[a]\n", ":1: an option before any [section]" },
 		{ "[a]\nfilename=${BL_TEST_UNSET_VAR}\n", ":2: ${BL_TEST_UNSET_VAR} is not set" },
@@ -122,7 +127,7 @@ TEST(errors_name_the_line)
 		{ "", "no job in the file" },
 		{ "[a]\ninclude other.fio\n", ":2: 'include' is not supported" },
 		{ "[ ]\nrw=read\n", ":1: a section without a name" },
-		{ "[global]\nhelp\n[a]\n", ":2: 'help' is not an option" },
+		{ "[global]\nhelp\n[a]\n", ":2: 'help' is one of fio's command-line options, not a job option" },
 	};
 	char err[512];
 
@@ -152,6 +157,47 @@ TEST(empty_values_and_spaces)
 	EXPECT_STREQ("--clientname=", arg(&jf.jobs[0], "--clientname"));
 	EXPECT_STREQ("--time_based", arg(&jf.jobs[0], "--time_based"));
 	EXPECT_STREQ("--rw=read", arg(&jf.jobs[0], "--rw"));
+	jobfile_free(&jf);
+}
+
+/*
+ * fio's own parsing: a ';' or '#' anywhere starts a comment; fio's options
+ * blkload behaves like are taken out, a file option is ignored with one
+ * warning, an alias of one of blkload's options becomes blkload's name.
+ */
+TEST(fio_comments_and_options)
+{
+	struct jobfile jf = { 0 };
+	char err[2048];
+
+	ASSERT_EQ(0, read_text(&jf, "[global] ; defaults\n"
+			       "numjobs=4 ; four copies\n"
+			       "rw=randread\t# random\n"
+			       "buffered=0\n"
+			       "disk_util=0\n"
+			       "end_fsync=0\n"
+			       "thread\n"
+			       "directory=/mnt ; ignored\n"
+			       "filesize=1g\n"
+			       "[a]\n"
+			       "timeout=30\n"
+			       "directory=/other\n"
+			       "filename=/dev/x ; or use a full disk\n", err, sizeof(err)));
+	ASSERT_EQ(1, jf.nr);
+	EXPECT_STREQ("--numjobs=4", arg(&jf.jobs[0], "--numjobs"));
+	EXPECT_STREQ("--rw=randread", arg(&jf.jobs[0], "--rw"));
+	EXPECT_STREQ("--filename=/dev/x", arg(&jf.jobs[0], "--filename"));
+	EXPECT_STREQ("--runtime=30", arg(&jf.jobs[0], "--runtime"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--timeout"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--buffered"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--disk_util"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--end_fsync"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--directory"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--filesize"));
+	/* Each file option once, where it first stands. */
+	EXPECT_NE(NULL, strstr(err, ":8: 'directory' ignored: fio's option for files")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, ":9: 'filesize' ignored")) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, strstr(err, ":12:")) TH_LOG("%s", err);
 	jobfile_free(&jf);
 }
 

@@ -233,6 +233,8 @@ TEST(fio_options_refused)
 		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
 		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
 		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate=5m", NULL },
+		{ "--buffered=1", NULL }, { "--zonemode=zbd", NULL }, { "-sqthread_poll", NULL },
+		{ "--profile=act", NULL }, { "--end_fsync=1", NULL },
 		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
 	};
 
@@ -249,6 +251,95 @@ TEST(fio_options_refused)
 		else
 			ret = parse(&w, "--dev", "/dev/x", bad[i][0], NULL);
 		EXPECT_EQ(-1, ret) TH_LOG("accepted %s", bad[i][0]);
+		workload_free(&w);
+	}
+}
+
+/* Parses @argv (NULL-terminated, after "run") with stderr into @err. */
+static int parse_err(struct workload *w, char **argv, char *err, size_t len)
+{
+	FILE *saved = stderr, *f = fmemopen(err, len, "w");
+	int argc = 0, ret;
+
+	while (argv[argc])
+		argc++;
+	memset(err, 0, len);
+	stderr = f;
+	ret = workload_parse_args(w, argc, argv, "run", true);
+	stderr = saved;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Command lines as fio's users write them: one dash, a bool's value apart,
+ * fio's options that blkload behaves like, a file option, an alias.
+ */
+TEST(fio_command_lines)
+{
+	char *ceph[] = { "run", "--filename=/dev/x", "--cpus_allowed_policy", "split",
+			 "--randrepeat", "0", "--disk_util", "0", "--time_based", "--runtime", "20",
+			 "--ramp_time", "10", "--numjobs", "1", "--buffered", "0", NULL };
+	char *dash[] = { "run", "-ioengine=libaio", "-filename=/dev/x", "-bs=8k", "-rw=write",
+			 "-direct=1", "-end_fsync=0", "-timeout=7", NULL };
+	char *file[] = { "run", "--dev", "/dev/x", "--directory", "/mnt", "--nrfiles=2",
+			 "--group_reporting", "1", "job.fio", NULL };
+	char err[1024];
+	struct workload w;
+	uint64_t seed;
+
+	ASSERT_EQ(0, parse_err(&w, ceph, err, sizeof(err))) TH_LOG("%s", err);
+	/* "0" after --randrepeat and --disk_util is their value, not a job file. */
+	EXPECT_EQ(0, w.nr_jobfiles);
+	EXPECT_EQ(20000000000ULL, w.p.runtime_ns);
+	EXPECT_EQ(10000000000ULL, w.p.ramp_ns);
+	EXPECT_STREQ("", err);
+	/* fio's randrepeat=0: a seed of its own each run. */
+	seed = w.p.randseed;
+	EXPECT_NE(0, seed);
+	workload_free(&w);
+	ASSERT_EQ(0, parse_err(&w, ceph, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_NE(seed, w.p.randseed);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--randrepeat=0", "--randseed=5", NULL));
+	EXPECT_EQ(5, w.p.randseed);
+	workload_free(&w);
+
+	ASSERT_EQ(0, parse_err(&w, dash, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_STREQ("libaio", w.engine);
+	EXPECT_EQ(8192, w.p.bs);
+	EXPECT_EQ(7000000000ULL, w.p.runtime_ns);
+	ASSERT_EQ(1, w.nr_devs);
+	EXPECT_STREQ("/dev/x", w.devs[0]);
+	workload_free(&w);
+
+	/* The file options go with one warning each; the job file stays an argument. */
+	ASSERT_EQ(0, parse_err(&w, file, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(1, w.nr_jobfiles);
+	EXPECT_STREQ("job.fio", w.jobfiles[0]);
+	EXPECT_NE(NULL, strstr(err, "'directory' ignored")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "'nrfiles' ignored")) TH_LOG("%s", err);
+	workload_free(&w);
+}
+
+/* Every refusal of a fio option says what it is, never "unknown". */
+TEST(fio_refusals_say_why)
+{
+	static const char *const cases[][2] = {
+		{ "--rate=1m", "'rate' is a fio I/O rate option that blkload does not have yet" },
+		{ "--buffered=1", "'buffered=1': blkload's IO never goes through the page cache" },
+		{ "-cmd_type=nvme", "'cmd_type' is an option of fio's io_uring_cmd" },
+		{ "--steadystate=iops:1%", "'steadystate' is a fio steady state option" },
+		{ "--ss_dur=60", "'ss_dur' is a fio steady state option" },
+	};
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "run", "--dev", "/dev/x", (char *)cases[i][0], NULL };
+		struct workload w;
+
+		EXPECT_EQ(-1, parse_err(&w, argv, err, sizeof(err))) TH_LOG("accepted %s", cases[i][0]);
+		EXPECT_NE(NULL, strstr(err, cases[i][1])) TH_LOG("%s: %s", cases[i][0], err);
 		workload_free(&w);
 	}
 }

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fio's option table (fioopts.inc) and the verdict on each option blkload
+ * does not implement: see fioopts.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fioopts.h"
+#include "util.h"
+
+static const struct fio_opt fio_opts[] = {
+#define FIO_OPT(n, a, k, v, ar, o, w) { n, a, k, v, ar, o, w },
+#include "fioopts.inc"
+#undef FIO_OPT
+};
+
+/* @a and @b equal, '-' and '_' alike, @b ending at @bend (NULL: its NUL). */
+static bool same_name(const char *a, const char *b, const char *bend)
+{
+	for (; *a && b != bend && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return !*a && (b == bend || !*b);
+}
+
+static bool in_list(const char *list, const char *name)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *e = strchr(p, ' ');
+
+		if (!e)
+			e = p + strlen(p);
+		if (e > p) {
+			char *w = strndup(p, (size_t)(e - p));
+			bool hit = same_name(w, name, NULL);
+
+			free(w);
+			if (hit)
+				return true;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return false;
+}
+
+const struct fio_opt *fio_opt_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fio_opts); i++)
+		if (same_name(fio_opts[i].name, name, NULL) || in_list(fio_opts[i].aliases, name))
+			return &fio_opts[i];
+	return NULL;
+}
+
+char *fio_opt_ours(const struct fio_opt *o, int (*known)(const char *name))
+{
+	const char *p = o->aliases;
+
+	if (!known(o->name))
+		return xstrdup(o->name);
+	while (*p) {
+		const char *e = strchr(p, ' ');
+		char *w;
+
+		if (!e)
+			e = p + strlen(p);
+		w = strndup(p, (size_t)(e - p));
+		if (*w && !known(w))
+			return w;
+		free(w);
+		p = *e ? e + 1 : e;
+	}
+	return NULL;
+}
+
+bool fio_bool_word(const char *s)
+{
+	static const char *const w[] = { "0", "1", "true", "false", "yes", "no", "on", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
+		if (!strcmp(s, w[i]))
+			return true;
+	return false;
+}
+
+/* Whether @val is among FIO_SAME's values: "*" any, "" (a trailing space) the bare form. */
+static bool value_ok(const struct fio_opt *o, const char *val)
+{
+	size_t n = strlen(o->ok);
+
+	if (!val)
+		return n && o->ok[n - 1] == ' ';
+	if (!strcmp(o->ok, "*") || !strncmp(o->ok, "* ", 2))
+		return true;
+	return in_list(o->ok, val);
+}
+
+/* The values a FIO_SAME option takes, for a refusal: "buffered=0". */
+static void print_values(const struct fio_opt *o, const char *name)
+{
+	const char *p = o->ok;
+	bool first = true;
+
+	while (*p) {
+		const char *e = strchr(p, ' ');
+
+		if (!e)
+			e = p + strlen(p);
+		if (e > p) {
+			fprintf(stderr, "%s%s=%.*s", first ? "" : " or ", name, (int)(e - p), p);
+			first = false;
+		}
+		p = *e ? e + 1 : e;
+	}
+	if (o->ok[0] && o->ok[strlen(o->ok) - 1] == ' ')
+		fprintf(stderr, "%s%s alone", first ? "" : " or ", name);
+}
+
+/* File options already warned about in this run: each once. */
+static const struct fio_opt **warned;
+static size_t nr_warned;
+
+enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const char *val,
+			       const char *where, bool in_file)
+{
+	switch (o->kind) {
+	case FIO_SAME:
+		if (value_ok(o, val))
+			return FIO_TAKE;
+		fprintf(stderr, "blkload: %s: '%s%s%s': %s; blkload takes ", where, name,
+			val ? "=" : "", val ? val : "", o->why);
+		print_values(o, name);
+		fputc('\n', stderr);
+		return FIO_REFUSE;
+	case FIO_FILE:
+		for (size_t i = 0; i < nr_warned; i++)
+			if (warned[i] == o)
+				return FIO_IGNORE;
+		warned = xrealloc(warned, (nr_warned + 1) * sizeof(*warned));
+		warned[nr_warned++] = o;
+		fprintf(stderr, "blkload: %s: '%s' ignored: fio's option for files in a filesystem; blkload drives the block devices named by filename (--dev)\n",
+			where, name);
+		return FIO_IGNORE;
+	case FIO_ENGINE:
+		fprintf(stderr, "blkload: %s: '%s' is an option of fio's %s engine%s, which blkload's engines (kernel, io_uring, libaio, librbd) do not have\n",
+			where, name, o->area, strchr(o->area, ' ') ? "s" : "");
+		return FIO_REFUSE;
+	case FIO_CLI:
+		if (in_file)
+			fprintf(stderr, "blkload: %s: '%s' is one of fio's command-line options, not a job option\n",
+				where, name);
+		else
+			fprintf(stderr, "blkload: %s: '--%s' is one of fio's command-line options that blkload does not have\n",
+				where, name);
+		return FIO_REFUSE;
+	case FIO_PROFILE:
+		fprintf(stderr, "blkload: %s: '%s' belongs to fio's predefined workloads (%s), which blkload does not have\n",
+			where, name, o->area);
+		return FIO_REFUSE;
+	case FIO_LATER:
+	default:
+		fprintf(stderr, "blkload: %s: '%s' is a fio %s option that blkload does not have yet\n",
+			where, name, o->area);
+		return FIO_REFUSE;
+	}
+}
