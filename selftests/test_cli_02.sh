@@ -14,7 +14,7 @@ bl_not_on_debug_lane "the CLI's option handling"
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 11
 bl_mark start
 bl_load
 bl_nullb nr_devices=2 gb=1 irqmode=0
@@ -117,6 +117,30 @@ job_file() {
 		"0.9e9 < d['jobs'][0]['runtime_ns'] < 1.1e9" <"$tmp/c.json"
 }
 bl_check "a job file with comments anywhere, timeout (runtime), buffered=0, file options warned once" job_file
+# fio's jobs on one command line: each --name starts one, the options before
+# the first are every job's; real fio runs the same line to the same counts.
+several_names() {
+	local args=(--rw=randread --bs=4k --number_ios=100 --name=a --filename=/dev/nullb0
+		--name=b --filename=/dev/nullb1 --iodepth=2)
+	blkload run "${args[@]}" --output-format=json >"$tmp/bl.json" || return 1
+	fio --output-format=json --direct=1 --ioengine=libaio "${args[@]}" >"$tmp/fio.json" || return 1
+	bl_json "[j['jobname'] for j in d['jobs']] == ['a', 'b']" \
+		"[j['device'] for j in d['jobs']] == ['/dev/nullb0', '/dev/nullb1']" \
+		"[j['iodepth'] for j in d['jobs']] == [1, 2]" \
+		"[j['read']['total_ios'] for j in d['jobs']] == [100, 100]" <"$tmp/bl.json" &&
+		bl_json "[j['jobname'] for j in d['jobs']] == ['a', 'b']" \
+			"[j['read']['total_ios'] for j in d['jobs']] == [100, 100]" \
+			"'iodepth' not in d['jobs'][0]['job options']" \
+			"d['jobs'][1]['job options']['iodepth'] == '2'" <"$tmp/fio.json"
+}
+bl_check "several --name on one line: two jobs, options after a name are its own (as real fio)" several_names
+
+# CBT's rawfio names the device with --name alone: fio's default filename is the job's name.
+name_is_device() {
+	blkload run --name=/dev/nullb1 --rw=read --number_ios=10 -j |
+		bl_json "d['jobs'][0]['device'] == '/dev/nullb1'" "d['jobs'][0]['read']['total_ios'] == 10"
+}
+bl_check "--name=/dev/nullb1 alone is the device (CBT's rawfio)" name_is_device
 bl_check "nothing left of blkload" bl_clean
 bl_unload
 bl_mark end

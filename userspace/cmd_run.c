@@ -135,6 +135,94 @@ static void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* fio's --name (or -name): 1 with its value joined ("--name=x"), 2 with it next, 0 not. */
+static int name_opt(const char *a)
+{
+	if (a[0] != '-' || !a[1])
+		return 0;
+	a += a[1] == '-' ? 2 : 1;
+	if (!strcmp(a, "name"))
+		return 2;
+	return !strncmp(a, "name=", 5);
+}
+
+/* Where fio's --name options stand in @argv (up to "--"): their count, indexes in @at. */
+static unsigned int name_args(int argc, char **argv, int *at)
+{
+	unsigned int n = 0;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		int k = name_opt(argv[i]);
+
+		if (!k)
+			continue;
+		if (at)
+			at[n] = i;
+		n++;
+		i += k == 2;
+	}
+	return n;
+}
+
+/*
+ * fio's several jobs on one command line: each --name starts one, with the
+ * options after it up to the next --name; those before the first apply to
+ * every job (fio's global options). They run together, one reporting group,
+ * as fio runs them; --stonewall (--wait_for_previous) and --new_group in a
+ * job's options start a wave and a group, as in a job file.
+ */
+static int plan_cmdline(struct plan *p, int argc, char **argv, const char *cmd)
+{
+	int *at = xcalloc((size_t)argc, sizeof(*at));
+	unsigned int nj = name_args(argc, argv, at);
+	int end = argc, ret = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			end = i;
+			break;
+		}
+	p->w = xcalloc(nj, sizeof(*p->w));
+	p->wave = xcalloc(nj, sizeof(*p->wave));
+	p->groupid = xcalloc(nj, sizeof(*p->groupid));
+	for (unsigned int j = 0; j < nj && !ret; j++) {
+		char **args = xcalloc((size_t)argc + 1, sizeof(*args));
+		int to = j + 1 < nj ? at[j + 1] : end, n = 0;
+
+		bool stonewall = false, new_group = false;
+
+		args[n++] = argv[0];
+		for (int i = 1; i < at[0]; i++)
+			args[n++] = argv[i];
+		for (int i = at[j]; i < to; i++) {
+			/* fio's stonewall and new_group, as in a job file (no value: the bare form). */
+			const char *o = argv[i] + (argv[i][0] == '-') + (argv[i][1] == '-');
+
+			if (argv[i][0] == '-' && (!strcmp(o, "stonewall") || !strcmp(o, "wait_for_previous"))) {
+				stonewall = true;
+				continue;
+			}
+			if (argv[i][0] == '-' && !strcmp(o, "new_group")) {
+				new_group = true;
+				continue;
+			}
+			args[n++] = argv[i];
+		}
+		if (j) {
+			p->wave[j] = p->wave[j - 1] + stonewall;
+			p->groupid[j] = p->groupid[j - 1] + (stonewall || new_group);
+		}
+		ret = workload_parse(&p->w[j], n, args, cmd);
+		free(args);
+		p->nw++;
+		if (ret)
+			fprintf(stderr, "blkload: %s: in job %u of the command line (%s)\n", cmd, j + 1,
+				argv[at[j]]);
+	}
+	free(at);
+	return ret ? -1 : 0;
+}
+
 /*
  * Each job of the files: [global]'s options, then its section's, then the
  * command line's (which apply to every job and win, as documented).
@@ -237,12 +325,21 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	unsigned int ndevs = 0;
 	int ret, rc = 2;
 
-	ret = workload_parse_args(&cl, argc, argv, cmd, true);
-	if (ret) {
-		workload_free(&cl);
-		return ret > 0 ? 0 : 2;
+	memset(&cl, 0, sizeof(cl));
+	if (name_args(argc, argv, NULL) > 1) {
+		/* fio's jobs on the command line, one per --name. */
+		if (plan_cmdline(&p, argc, argv, cmd))
+			goto out;
+	} else {
+		ret = workload_parse_args(&cl, argc, argv, cmd, true);
+		if (ret) {
+			workload_free(&cl);
+			return ret > 0 ? 0 : 2;
+		}
 	}
-	if (cl.nr_jobfiles) {
+	if (p.nw) {
+		/* Planned above. */
+	} else if (cl.nr_jobfiles) {
 		if (plan_files(&p, &cl, argc, argv, cmd))
 			goto out;
 		workload_free(&cl);

@@ -893,10 +893,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			w->devs[w->nr_devs++] = optarg;
 			break;
 		case OPT_NAME:
-			/* In fio each --name starts a job; here one name for all. */
+			/* Each --name starts a job (cmd_run.c splits the line); one per workload here. */
 			if (w->name) {
-				fprintf(stderr, "blkload: %s: --name once: one workload per command line (several: a fio job file)\n",
-					cmd);
+				fprintf(stderr, "blkload: %s: --name once per job\n", cmd);
 				return -1;
 			}
 			w->name = optarg;
@@ -1286,6 +1285,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	if (w->nr_images && (!engine_find(w->engine) || !engine_find(w->engine)->images)) {
 		fprintf(stderr, "blkload: %s: --rbdname takes --engine librbd\n", cmd);
 		return -1;
+	}
+	/* fio's default filename is the job's name: "--name=/dev/sdb" alone (CBT's rawfio). */
+	if (!w->nr_devs && !w->nr_images && w->name && w->name[0] == '/') {
+		w->devs = xrealloc(w->devs, sizeof(*w->devs));
+		w->devs[w->nr_devs++] = (char *)w->name;
 	}
 	if (!w->nr_devs && !w->nr_images && !w->parse_only) {
 		fprintf(stderr, "blkload: %s: --dev DEVICE (or a fio job file) is required\n", cmd);
