@@ -65,8 +65,6 @@ SAME_VALUES = {
     "clocksource": ("*", "blkload's clock is the kernel's monotonic clock"),
     "thread": ("* ", "blkload runs kernel threads or threads of one process"),
     "threads": ("*", "blkload runs kernel threads or threads of one process"),
-    "exitall": ("* ", "a job of blkload ends on its own; the others run to their end"),
-    "exitall_on_error": ("* ", "an error ends the job that had it"),
     "stats": ("1 true ", "blkload keeps every statistic"),
     "unified_rw_reporting": ("none 0", "blkload reports reads and writes apart"),
     "fadvise_hint": ("*", "no page cache: the hint has nothing to act on"),
@@ -106,7 +104,7 @@ NOT_FILE = {
     "allow_mounted_write": (SAME, "file"),
 }
 # File-layout options from other sections.
-MORE_FILE = {"filesize", "file_append", "fallocate", "nrfiles", "openfiles",
+MORE_FILE = {"file_append", "fallocate", "nrfiles", "openfiles",
              "file_service_type", "create_fsync", "create_on_open", "create_only",
              "allow_file_create", "unlink", "unlink_each_loop", "opendir", "directory",
              "filename_format", "unique_filename", "lockfile", "fill_fs"}

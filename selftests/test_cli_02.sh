@@ -101,7 +101,8 @@ job_file() {
 	rw=randread	# random reads
 	buffered=0
 	directory=/mnt ; a file option
-	filesize=1g
+	filesize=512m
+	nrfiles=2
 	timeout=1
 	time_based
 	[one]
@@ -111,12 +112,12 @@ job_file() {
 	blkload run --output-format=json "$tmp/c.fio" 2>"$tmp/err" >"$tmp/c.json" || {
 		cat "$tmp/err"; return 1; }
 	err=$(cat "$tmp/err")
-	grep -q "c.fio:4: 'directory' ignored" <<<"$err" && grep -q "c.fio:5: 'filesize' ignored" <<<"$err" &&
+	grep -q "c.fio:4: 'directory' ignored" <<<"$err" && grep -q "c.fio:6: 'nrfiles' ignored" <<<"$err" &&
 		test "$(wc -l <<<"$err")" = 2 || { echo "# $err"; return 1; }
 	bl_json "d['jobs'][0]['read']['total_ios'] > 0" "d['jobs'][0]['device'] == '/dev/nullb0'" \
-		"0.9e9 < d['jobs'][0]['runtime_ns'] < 1.1e9" <"$tmp/c.json"
+		"0.9e9 < d['jobs'][0]['runtime_ns'] < 1.1e9" "d['jobs'][0]['size'] == 512 << 20" <"$tmp/c.json"
 }
-bl_check "a job file with comments anywhere, timeout (runtime), buffered=0, file options warned once" job_file
+bl_check "a job file with comments anywhere, timeout (runtime), buffered=0, filesize (the region), file options warned once" job_file
 # fio's jobs on one command line: each --name starts one, the options before
 # the first are every job's; real fio runs the same line to the same counts.
 several_names() {

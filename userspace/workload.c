@@ -104,6 +104,8 @@ static const struct wopt wopts[] = {
 	{ "iodepth_batch_complete", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "offset", required_argument, OPT_OFFSET, "SIZE", "start of the region (0)" },
 	{ "size", required_argument, OPT_SIZE, "SIZE", "length of the region (the whole device)" },
+	{ "filesize", required_argument, OPT_FILESIZE, "SIZE",
+	  "fio's, on a device: the region ends at SIZE (size = SIZE - offset), unless size is given" },
 	{ "runtime", required_argument, OPT_RUNTIME, "TIME",
 	  "time based: run this long after the ramp" },
 	{ "ramp_time", required_argument, OPT_RAMP, "TIME",
@@ -837,6 +839,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	uint32_t u32, numjobs = 0;
 	const char *allowed = NULL;
 	bool split = false, have_sample = false, randrepeat_off = false, have_seed = false;
+	uint64_t filesize = 0;
 	int c, idx;
 
 	memset(w, 0, sizeof(*w));
@@ -1114,6 +1117,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_SIZE:
 			ret = parse_size(optarg, &w->p.size) ? bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
+		case OPT_FILESIZE:
+			ret = parse_size(optarg, &filesize) || !filesize ?
+			      bad_value(opts[idx].name, optarg,
+					"a size (a range of sizes is for files: size= sets the device's region)") : 0;
+			break;
 		case OPT_IO_SIZE:
 			ret = parse_size(optarg, &w->p.io_size) ?
 			      bad_value(opts[idx].name, optarg, "a size") : 0;
@@ -1252,6 +1260,18 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (fio_cpus(w, numjobs, allowed, split, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
+	/*
+	 * fio's filesize on a device (smaller than it): IO up to that byte
+	 * from offset, fio's io_size = filesize - offset; size wins.
+	 */
+	if (filesize && !w->p.size) {
+		if (filesize <= w->p.offset) {
+			fprintf(stderr, "blkload: %s: filesize %" PRIu64 " is not past offset %" PRIu64 "\n",
+				cmd, filesize, w->p.offset);
+			return -1;
+		}
+		w->p.size = filesize - w->p.offset;
+	}
 	if (randrepeat_off && !have_seed && getrandom(&w->p.randseed, sizeof(w->p.randseed), 0) !=
 	    sizeof(w->p.randseed)) {
 		fprintf(stderr, "blkload: %s: randrepeat=0: no random seed: %s\n", cmd, strerror(errno));

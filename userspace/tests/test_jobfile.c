@@ -179,6 +179,7 @@ TEST(fio_comments_and_options)
 			       "thread\n"
 			       "directory=/mnt ; ignored\n"
 			       "filesize=1g\n"
+			       "nrfiles=4\n"
 			       "[a]\n"
 			       "timeout=30\n"
 			       "directory=/other\n"
@@ -193,11 +194,13 @@ TEST(fio_comments_and_options)
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--disk_util"));
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--end_fsync"));
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--directory"));
-	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--filesize"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--nrfiles"));
+	/* fio's filesize on a device is where the region ends: blkload's own. */
+	EXPECT_STREQ("--filesize=1g", arg(&jf.jobs[0], "--filesize"));
 	/* Each file option once, where it first stands. */
 	EXPECT_NE(NULL, strstr(err, ":8: 'directory' ignored: fio's option for files")) TH_LOG("%s", err);
-	EXPECT_NE(NULL, strstr(err, ":9: 'filesize' ignored")) TH_LOG("%s", err);
-	EXPECT_EQ(NULL, strstr(err, ":12:")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, ":10: 'nrfiles' ignored")) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, strstr(err, ":13:")) TH_LOG("%s", err);
 	jobfile_free(&jf);
 }
 

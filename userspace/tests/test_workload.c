@@ -322,6 +322,24 @@ TEST(fio_command_lines)
 	workload_free(&w);
 }
 
+/* fio's filesize on a device: the region ends there (size = filesize - offset); size wins. */
+TEST(filesize_on_a_device)
+{
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--filesize=1m", "--offset=256k", NULL));
+	EXPECT_EQ(768 * 1024, w.p.size);
+	EXPECT_EQ(256 * 1024, w.p.offset);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--filesize=1m", "--size=64k", NULL));
+	EXPECT_EQ(64 * 1024, w.p.size);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--filesize=1m-2m", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--filesize=1m", "--offset=1m", NULL));
+	workload_free(&w);
+}
+
 /* Every refusal of a fio option says what it is, never "unknown". */
 TEST(fio_refusals_say_why)
 {
