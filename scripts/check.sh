@@ -192,6 +192,8 @@ step "check driver: the guest verdict fails on a bad exit, a missing test, no te
 	python3 scripts/tests/test_guest_verdict.py
 step "bash completion from the option tables: run --r<TAB>, --rw values, help = completion" \
 	scripts/tests/test_completion.sh
+step "fio's --parse-only on the host: fio's shapes accepted, what a run refuses refused with its reason" \
+	scripts/tests/test_parse_only.sh
 step "blkload(8) from the CLI: renders clean, names every command and option" \
 	scripts/tests/test_man.sh
 step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_02 in the guest (make check-pkg))" \

@@ -13,8 +13,8 @@ an option sits in, then by the lists below. An option blkload implements is
 not looked up in this table (the CLI's own table wins); the table says what
 to do with every other fio option: accept it where blkload behaves that way
 for the value given, ignore a file-layout option with a warning, or refuse it
-with a reason in the user's terms. selftests/test_fioopts_01.sh checks that
-every option of the installed fio's HOWTO is in the table.
+with a reason in the user's terms. userspace/tests/test_fioopts.c checks
+that every option of the installed fio's HOWTO is in the table.
 """
 import gzip
 import re
@@ -56,39 +56,44 @@ SECTIONS = {
 # "" the bare form). Each with what blkload does, for --verbose and the docs.
 SAME_VALUES = {
     "buffered": ("0 false", "blkload's IO never goes through the page cache"),
-    "disk_util": ("* ", "blkload reports the devices' utilization from /sys/block"),
+    "disk_util": ("*", "the report shows the devices' utilization (/sys/block) anyway"),
     "end_fsync": ("0 false", "blkload does no fsync at the end"),
     "fsync_on_close": ("0 false", "blkload does no fsync at close"),
     "fsync": ("0", "blkload issues no fsync"),
     "fdatasync": ("0", "blkload issues no fdatasync"),
     "description": ("*", "a text for the reader"),
+    "exitall": ("0 false", "blkload's jobs run to their own ends"),
+    "exitall_on_error": ("0 false", "an error ends only the job that had it"),
+    "create_only": ("0 false", "blkload does the job's IO"),
+    "fixedbufs": ("*", "blkload's io_uring engine registers its buffers anyway"),
+    "registerfiles": ("*", "blkload's io_uring engine registers its files anyway"),
+    "sqthread_poll": ("0 false", "blkload's io_uring engine submits from its own thread"),
+    "sync": ("0 none false", "blkload's writes are not O_SYNC"),
+    "fill_device": ("0 false", "blkload does the job's IO, not a fill"),
+    "readonly": ("*", "blkload writes only with --allow-write"),
     "clocksource": ("*", "blkload's clock is the kernel's monotonic clock"),
-    "thread": ("* ", "blkload runs kernel threads or threads of one process"),
-    "threads": ("*", "blkload runs kernel threads or threads of one process"),
+    "thread": ("*", "blkload runs kernel threads or threads of one process"),
     "stats": ("1 true ", "blkload keeps every statistic"),
     "unified_rw_reporting": ("none 0", "blkload reports reads and writes apart"),
     "fadvise_hint": ("*", "no page cache: the hint has nothing to act on"),
     "iomem": ("malloc", "blkload's buffers are its own memory"),
     "mem": ("malloc", "blkload's buffers are its own memory"),
     "io_submit_mode": ("inline", "blkload submits from the thread that reaps"),
-    "significant_figures": ("*", "the text output's precision"),
+    "significant_figures": ("*", "blkload's text report has its own precision"),
     "per_job_logs": ("1 true ", "blkload's logs are per job"),
     "allow_mounted_write": ("0 false", "blkload refuses a mounted device unless --force"),
     "create_serialize": ("*", "no files are created"),
     "pre_read": ("0 false", "no page cache to read into"),
     "overwrite": ("*", "a block device is overwritten in place"),
     "invalidate": ("*", "no page cache to invalidate"),
-    "error_dump": ("*", "errors are counted and reported"),
+    "error_dump": ("*", "blkload counts and reports errors, it does not print each"),
     "gtod_cpu": ("*", "blkload's clock needs no timekeeping thread"),
-    "kb_base": None,
-    "eta": ("*", "blkload prints no ETA line"),
-    "eta-newline": ("*", "blkload prints no ETA line"),
-    "eta-interval": ("*", "blkload prints no ETA line"),
+    "eta": ("*", "blkload's progress line is on a terminal only"),
+    "eta-newline": ("*", "blkload's progress line is on a terminal only"),
+    "eta-interval": ("*", "blkload's progress line is on a terminal only"),
     "unit_base": ("0 8", "bandwidth is in bytes"),
     "hugepage-size": ("*", "blkload's buffers are its own memory"),
     "lockmem": ("0", "blkload pins its own buffers"),
-    "scramble_buffers": ("*", "each write's data is made unique anyway"),
-    "refill_buffers": ("* ", "each write's data is made unique anyway"),
 }
 
 # Target file/device options that are not about files.
@@ -102,12 +107,13 @@ NOT_FILE = {
     "zone_reset_threshold": (LATER, "zoned device"),
     "zone_reset_frequency": (LATER, "zoned device"),
     "allow_mounted_write": (SAME, "file"),
+    "create_only": (SAME, "file"),
 }
 # File-layout options from other sections.
 MORE_FILE = {"file_append", "fallocate", "nrfiles", "openfiles",
-             "file_service_type", "create_fsync", "create_on_open", "create_only",
+             "file_service_type", "create_fsync", "create_on_open",
              "allow_file_create", "unlink", "unlink_each_loop", "opendir", "directory",
-             "filename_format", "unique_filename", "lockfile", "fill_fs"}
+             "filename_format", "unique_filename", "lockfile"}
 
 # How a source reads in the generated file's header.
 HOWTO_NAMES = {"/usr/share/doc/fio/HOWTO.rst.gz": "Debian fio's HOWTO"}
@@ -203,6 +209,8 @@ def main():
             kind, area = ENGINE, engines
         elif first in NOT_FILE:
             kind, area = NOT_FILE[first]
+        elif "zone" in first or "zbd" in first:
+            kind, area = LATER, "zoned device"
         elif first in MORE_FILE:
             kind, area = FILE, "file"
         ok, why = "", ""

@@ -247,8 +247,9 @@ static int set_format(struct ctx *ctx, const char *f)
 		} else if (!strcmp(tok, "normal")) {
 			normal = true;
 		} else {
-			fprintf(stderr, "blkload: unknown output format '%s' (normal, json, json+, or several: json,normal)\n",
-				tok);
+			fprintf(stderr, "blkload: output format '%s': %s (normal, json, json+, or several: json,normal)\n",
+				tok, !strcmp(tok, "terse") ? "fio's terse format is not written by blkload" :
+				"not one of fio's");
 			free(copy);
 			return -1;
 		}
@@ -290,10 +291,13 @@ static int take_globals(struct ctx *ctx, int argc, char **argv, int *total)
 			ctx->json = true;
 		} else if (!strcmp(a, "--pretty")) {
 			ctx->pretty = true;
-		} else if (!strncmp(a, "--output-format=", 16) || !strncmp(a, "--output_format=", 16)) {
-			if (set_format(ctx, a + 16))
+		} else if (!strncmp(a, "--output-format=", 16) || !strncmp(a, "--output_format=", 16) ||
+			   !strncmp(a, "-output-format=", 15) || !strncmp(a, "-output_format=", 15)) {
+			/* fio's one-dash spelling too (-output-format=json). */
+			if (set_format(ctx, strchr(a, '=') + 1))
 				return -1;
-		} else if (!strcmp(a, "--output-format") || !strcmp(a, "--output_format")) {
+		} else if (!strcmp(a, "--output-format") || !strcmp(a, "--output_format") ||
+			   !strcmp(a, "-output-format") || !strcmp(a, "-output_format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "blkload: %s needs a format (normal, json, json+)\n", a);
 				return -1;

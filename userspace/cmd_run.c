@@ -318,7 +318,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	struct nl_sock *ev = NULL;
 	struct bl_nl nl = { 0 };
 	struct workload *w0;
-	bool netlink = false, nl_open = false;
+	bool netlink = false, nl_open = false, parse_only = false;
 	struct wave_env env = { .nl = &nl, .json = ctx->json, .pretty = ctx->pretty };
 	uint32_t nwaves = 0;
 	char **devs = NULL;
@@ -407,8 +407,19 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			w0->cpu_exclude);
 		goto out;
 	}
-	/* fio's --parse-only: everything above reads no device and needs no module. */
-	if (w0->parse_only) {
+	/*
+	 * fio's --parse-only (given to any job): everything above, and each
+	 * job's checks that need no device nor module, then exit.
+	 */
+	for (unsigned int i = 0; i < p.nw; i++)
+		parse_only |= p.w[i].parse_only;
+	if (parse_only) {
+		for (unsigned int i = 0; i < p.nw; i++)
+			if (engine_check(engine_find(p.w[i].engine), &p.w[i])) {
+				fprintf(stderr, "blkload: %s: in job [%s]\n", cmd,
+					p.w[i].name ? p.w[i].name : "?");
+				goto out;
+			}
 		rc = 0;
 		goto out;
 	}

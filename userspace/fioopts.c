@@ -76,25 +76,30 @@ char *fio_opt_ours(const struct fio_opt *o, int (*known)(const char *name))
 	return NULL;
 }
 
-bool fio_bool_word(const char *s)
+int fio_bool_value(const char *s)
 {
-	static const char *const w[] = { "0", "1", "true", "false", "yes", "no", "on", "off" };
+	static const char *const w[] = { "0", "false", "no", "off", "1", "true", "yes", "on" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
 		if (!strcmp(s, w[i]))
-			return true;
-	return false;
+			return i >= 4;
+	return -1;
 }
 
-/* Whether @val is among FIO_SAME's values: "*" any, "" (a trailing space) the bare form. */
+bool fio_bool_word(const char *s)
+{
+	return fio_bool_value(s) >= 0;
+}
+
+/* Whether @val is among FIO_SAME's values: "*" any (the bare form too), a trailing space the bare form. */
 static bool value_ok(const struct fio_opt *o, const char *val)
 {
 	size_t n = strlen(o->ok);
 
-	if (!val)
-		return n && o->ok[n - 1] == ' ';
 	if (!strcmp(o->ok, "*") || !strncmp(o->ok, "* ", 2))
 		return true;
+	if (!val)
+		return n && o->ok[n - 1] == ' ';
 	return in_list(o->ok, val);
 }
 

@@ -56,5 +56,7 @@ enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const 
 
 /* Whether @s is one of fio's bool values (0 1 true false yes no on off). */
 bool fio_bool_word(const char *s);
+/* fio's bool value @s: 1 (1 true yes on), 0 (0 false no off), or -1. */
+int fio_bool_value(const char *s);
 
 #endif

@@ -656,6 +656,16 @@ static const struct option *opt_find(const struct option *opts, const char *name
 	return NULL;
 }
 
+/* Whether fio's option @name (@len bytes) takes a value, not a bool or a bare flag. */
+static bool fio_takes_value(const char *name, size_t len)
+{
+	char *n = strndup(name, len);
+	const struct fio_opt *f = fio_opt_find(n);
+
+	free(n);
+	return f && f->value;
+}
+
 /* A string for the rewritten vector, kept in @args until workload_free(). */
 static char *keep_arg(char ***args, unsigned int *n, char *s)
 {
@@ -711,9 +721,14 @@ static char **fio_argv(int argc, char **argv, const struct option *opts, const c
 		if (o) {
 			if (a[1] != '-')
 				a = keep_arg(args, nr_args, xasprintf("-%s", a));
-			/* fio's bool given its value apart. */
+			/*
+			 * A value given apart: a bool's when it is a bool word; the next
+			 * word whatever it is for an option fio gives a value to
+			 * (iodepth_batch_complete 16, write_bw_log NAME).
+			 */
 			if (o->has_arg == optional_argument && !eq && i + 1 < argc &&
-			    fio_bool_word(argv[i + 1]))
+			    (fio_bool_word(argv[i + 1]) ||
+			     (argv[i + 1][0] != '-' && fio_takes_value(name, len))))
 				a = keep_arg(args, nr_args, xasprintf("--%.*s=%s", (int)len, name,
 								     argv[++i]));
 			out[n++] = a;
@@ -927,10 +942,13 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			split = !strcmp(optarg, "split");
 			break;
 		case OPT_FIO_NOOP:
-			/* fio's randrepeat=0: a seed of its own for each run (unless randseed). */
-			if (!strcmp(opts[idx].name, "randrepeat") && optarg &&
-			    (!strcmp(optarg, "0") || !strcmp(optarg, "false"))) {
-				randrepeat_off = true;
+			/* fio's randrepeat=0: a seed of its own for each run (unless randseed); the last wins. */
+			if (!strcmp(opts[idx].name, "randrepeat")) {
+				int b = optarg ? fio_bool_value(optarg) : 1;
+
+				if (b < 0)
+					ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
+				randrepeat_off = b == 0;
 				break;
 			}
 			/* What blkload does anyway: fio's bare form or =1. */
@@ -1311,7 +1329,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		w->devs = xrealloc(w->devs, sizeof(*w->devs));
 		w->devs[w->nr_devs++] = (char *)w->name;
 	}
-	if (!w->nr_devs && !w->nr_images && !w->parse_only) {
+	if (!w->nr_devs && !w->nr_images) {
 		fprintf(stderr, "blkload: %s: --dev DEVICE (or a fio job file) is required\n", cmd);
 		return -1;
 	}

@@ -783,6 +783,35 @@ static bool engine_refuses(const struct engine_ops *ops, struct bl_params *p,
 	return false;
 }
 
+int engine_check(const struct engine_ops *ops, const struct workload *w)
+{
+	struct bl_params p = w->p;
+	unsigned int *cpus, ncpus = run_cpus(w, &cpus);
+	bool no;
+
+	free(cpus);
+	if (!ncpus) {
+		fprintf(stderr, "blkload: no CPU to run on\n");
+		return -1;
+	}
+	if (!ops->netlink)
+		return engine_refuses(ops, &p, ncpus) ? -1 : 0;
+	{
+		/* The module's own checks (job.c) are params.h's, with its limits. */
+		static const struct bl_params_limits lim = {
+			.iodepth_max = BL_IODEPTH_LIMIT,
+			.bs_max = BL_BS_MAX,
+			.iodepth_no = "iodepth is over the module's largest max_iodepth (65536)",
+		};
+		const char *why = NULL;
+
+		no = bl_params_check(&p, ncpus, &lim, &why) != 0;
+		if (no)
+			fprintf(stderr, "blkload: %s\n", why);
+	}
+	return no ? -1 : 0;
+}
+
 /* The job's parameters with its region, its pool, its verify map. */
 static int job_setup(struct eng_run *run, struct eng_job *job)
 {

@@ -184,6 +184,12 @@ struct wave_env {
 	bool pretty;		/* ... indented */
 };
 
+/*
+ * The checks of a run of @w on @ops that need no device nor module (params.h
+ * with the path's limits, the engine's own refusals): 0, or -1 after saying
+ * why. fio's --parse-only.
+ */
+int engine_check(const struct engine_ops *ops, const struct workload *w);
 /* An engine by name ("rbd" is fio's name of librbd); NULL: the kernel. */
 const struct engine_ops *engine_find(const char *name);
 /* Every engine, the kernel first, NULL-terminated. */

@@ -115,7 +115,7 @@ TEST(errors_name_the_line)
 	} cases[] = {
 		{ "[a]\nrw=read\nrate=5m\n", ":3: 'rate' is a fio I/O rate option that blkload does not have yet" },
 		{ "[a]\nbuffered=1\n", ":2: 'buffered=1': blkload's IO never goes through the page cache; blkload takes buffered=0" },
-		{ "[a]\nsqthread_poll=1\n", ":2: 'sqthread_poll' is an option of fio's io_uring" },
+		{ "[a]\nsqthread_poll_cpu=1\n", ":2: 'sqthread_poll_cpu' is an option of fio's io_uring" },
 		{ "[a]\nparse-only\n", ":2: 'parse_only' is one of fio's command-line options" },
 		{ "[a]\nprofile=tiobench\n", ":2: 'profile' belongs to fio's predefined workloads" },
 		{ "[a]\nzonemode=zbd\n", ":2: 'zonemode' is a fio zoned device option" },

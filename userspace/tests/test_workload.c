@@ -233,8 +233,6 @@ TEST(fio_options_refused)
 		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
 		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
 		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate=5m", NULL },
-		{ "--buffered=1", NULL }, { "--zonemode=zbd", NULL }, { "-sqthread_poll", NULL },
-		{ "--profile=act", NULL }, { "--end_fsync=1", NULL },
 		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
 	};
 
@@ -304,6 +302,19 @@ TEST(fio_command_lines)
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--randrepeat=0", "--randseed=5", NULL));
 	EXPECT_EQ(5, w.p.randseed);
 	workload_free(&w);
+	/* The last randrepeat wins (the command line's over a job file's). */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--randrepeat=off", "--randrepeat=1", NULL));
+	EXPECT_EQ(0, w.p.randseed);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--randrepeat=no", NULL));
+	EXPECT_NE(0, w.p.randseed);
+	workload_free(&w);
+	/* A value given apart to an option fio gives a value to; bare flags take none. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--iodepth_batch_complete", "1", "--overwrite",
+			   "--fixedbufs", "--write_bw_log", "bw", NULL));
+	EXPECT_EQ(0, w.nr_jobfiles);
+	EXPECT_STREQ("bw", w.logs.bw);
+	workload_free(&w);
 
 	ASSERT_EQ(0, parse_err(&w, dash, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_STREQ("libaio", w.engine);
@@ -349,6 +360,14 @@ TEST(fio_refusals_say_why)
 		{ "-cmd_type=nvme", "'cmd_type' is an option of fio's io_uring_cmd" },
 		{ "--steadystate=iops:1%", "'steadystate' is a fio steady state option" },
 		{ "--ss_dur=60", "'ss_dur' is a fio steady state option" },
+		{ "--zonemode=zbd", "'zonemode' is a fio zoned device option" },
+		{ "-sqthread_poll=1", "'sqthread_poll=1': blkload's io_uring engine submits from its own thread" },
+		{ "--profile=act", "'profile' belongs to fio's predefined workloads" },
+		{ "--end_fsync=1", "'end_fsync=1': blkload does no fsync at the end" },
+		{ "--exitall", "'exitall': blkload's jobs run to their own ends" },
+		{ "--refill_buffers", "'refill_buffers' is a fio buffer option that blkload does not have yet" },
+		{ "--create_only=1", "'create_only=1': blkload does the job's IO" },
+		{ "--randrepeat=maybe", "--randrepeat 'maybe': a bool" },
 	};
 	char err[1024];
 

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fio's --parse-only on the host (no module, no device): accepted lines and
+# files exit 0; what a run would refuse without touching a device is refused
+# here too, with its reason; fio's job files in the shapes users write.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bl=$top/userspace/blkload
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+ok() {
+	local out
+	out=$("$bl" run --parse-only "$@" 2>&1) || { echo "refused: $*: $out"; fail=1; }
+}
+refused() {
+	local want=$1 out
+	shift
+	if out=$("$bl" run --parse-only "$@" 2>&1); then
+		echo "accepted: $*"
+		fail=1
+	elif ! grep -qF -- "$want" <<<"$out"; then
+		echo "refused without '$want': $*: $out"
+		fail=1
+	fi
+}
+
+ok --filename=/dev/x --rw=randread --bs=4k --iodepth=32 --randrepeat 0 --disk_util 0 \
+	--buffered 0 --time_based --runtime 10
+ok -ioengine=libaio -filename=/dev/x -rw=read -end_fsync=0 -timeout=5
+ok --name=a --filename=/dev/x --name=b --filename=/dev/y --iodepth=2
+ok --ioengine=libaio --name=a --filename=/dev/x --name=b --stonewall --filename=/dev/y
+# --parse-only given to a later job counts too.
+out=$("$bl" run --ioengine=libaio --name=a --filename=/dev/x --name=b --stonewall \
+	--filename=/dev/y --parse-only 2>&1) || { echo "parse-only of a later job: $out"; fail=1; }
+refused "allow-write is required" --dev /dev/x --rw=randwrite
+refused "multiple of" --dev /dev/x --bs=3000
+refused "--dev DEVICE (or a fio job file) is required" --rw=read
+refused "has no trims" --dev /dev/x --rw=trim --allow-write --ioengine=libaio
+refused "'rate' is a fio I/O rate option" --dev /dev/x --rate=1m
+refused "jobs that run together run on the module" --ioengine=libaio --name=a \
+	--filename=/dev/x --name=b --filename=/dev/y
+
+cat >"$tmp/ok.fio" <<-'FIO'
+	; fio's comments, aliases, file options
+	[global]
+	ioengine=libaio ; the engine
+	direct=1
+	buffered=0
+	directory=/mnt	# ignored on a device
+	timeout=30
+	[job1]
+	filename=/dev/x
+	rw=randread
+	FIO
+ok "$tmp/ok.fio"
+printf '[w]\nfilename=/dev/x\nrw=write\n' >"$tmp/w.fio"
+refused "allow-write is required" "$tmp/w.fio"
+# Each refusal checked above is also one of fio's own: the file is fio's.
+exit $fail
