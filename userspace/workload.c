@@ -927,7 +927,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_DIRECT:
 			if (strcmp(optarg, "1") && strcmp(optarg, "true"))
 				ret = bad_value(opts[idx].name, optarg,
-						"1: blkload's IO never goes through the page cache");
+						"blkload's IO never goes through the page cache: it takes direct=1 (fio's buffered IO, direct=0, is not in blkload yet)");
 			break;
 		case OPT_NUMJOBS:
 			ret = parse_u32_range(optarg, 1, 65536, &numjobs) ?
@@ -961,6 +961,10 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_RW:
 			if (rw_parse(optarg, &w->p.rw))
 				ret = bad_value(opts[idx].name, optarg,
+						strchr(optarg, ':') ?
+						"fio's rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" :
+						!strcmp(optarg, "trimwrite") || !strcmp(optarg, "randtrimwrite") ?
+						"fio's trimwrite is not in blkload yet" :
 						"one of read write randread randwrite rw randrw trim randtrim");
 			w->have_rw = true;
 			break;
@@ -983,7 +987,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		case OPT_RANDOM_DIST:
 			ret = dist_parse(optarg, &w->p.dist, &w->p.dist_param) ?
-			      bad_value(opts[idx].name, optarg,
+			      bad_value(opts[idx].name, optarg, !strncmp(optarg, "zoned", 5) ?
+					"fio's zoned and zoned_abs distributions are not in blkload yet" :
 					"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100)") : 0;
 			break;
 		case OPT_THINKTIME: {
@@ -1133,7 +1138,10 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_size(optarg, &w->p.offset) ? bad_value(opts[idx].name, optarg, "a size") : 0;
 			break;
 		case OPT_SIZE:
-			ret = parse_size(optarg, &w->p.size) ? bad_value(opts[idx].name, optarg, "a size") : 0;
+			ret = parse_size(optarg, &w->p.size) ?
+			      bad_value(opts[idx].name, optarg, strchr(optarg, '%') ?
+					"fio's size=N% (a share of the device) is not in blkload yet" :
+					"a size") : 0;
 			break;
 		case OPT_FILESIZE:
 			ret = parse_size(optarg, &filesize) || !filesize ?
@@ -1183,11 +1191,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_KB_BASE:
 			break;	/* taken by the first pass */
 		case OPT_TIME_BASED:
-			if (optarg && strcmp(optarg, "1"))
+			/* A runtime is always time based here. */
+			if (optarg && fio_bool_value(optarg) != 1)
 				ret = bad_value(opts[idx].name, optarg,
-						"1: with --runtime, blkload always runs for that long");
+						"with runtime, blkload always runs that long: it takes time_based=1 (fio's runtime as a cap on one pass is not in blkload yet)");
 			break;
-			break;	/* a runtime is always time based here */
 		case OPT_PER_CPU:
 			w->ro.queues = true;
 			break;
@@ -1330,7 +1338,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		w->devs[w->nr_devs++] = (char *)w->name;
 	}
 	if (!w->nr_devs && !w->nr_images) {
-		fprintf(stderr, "blkload: %s: --dev DEVICE (or a fio job file) is required\n", cmd);
+		fprintf(stderr, "blkload: %s: no device: --dev DEVICE or --filename=DEVICE, or filename= in the job file\n",
+			cmd);
 		return -1;
 	}
 	return 0;

@@ -375,7 +375,7 @@ static inline int bl_params_check_split(struct bl_params *p, const char **why)
 	/* Sizes that differ: the IO count of a pass or of io_size is not known. */
 	if (hi != lo && (p->io_size || (!p->runtime_ns && !p->number_ios)))
 		return bl_params_no(why, -BL_EINVAL,
-				    "bs-split: give runtime or number-ios (not io-size)");
+				    "bssplit and bsrange: give runtime or number_ios (not io_size or size alone)");
 	return 0;
 }
 

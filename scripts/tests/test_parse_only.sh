@@ -37,9 +37,15 @@ out=$("$bl" run --ioengine=libaio --name=a --filename=/dev/x --name=b --stonewal
 	--filename=/dev/y --parse-only 2>&1) || { echo "parse-only of a later job: $out"; fail=1; }
 refused "allow-write is required" --dev /dev/x --rw=randwrite
 refused "multiple of" --dev /dev/x --bs=3000
-refused "--dev DEVICE (or a fio job file) is required" --rw=read
+refused "no device: --dev DEVICE or --filename=DEVICE" --rw=read
 refused "has no trims" --dev /dev/x --rw=trim --allow-write --ioengine=libaio
 refused "'rate' is a fio I/O rate option" --dev /dev/x --rate=1m
+refused "it takes direct=1" --dev /dev/x --direct=0
+refused "rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" --dev /dev/x --rw=read:-8k
+refused "zoned and zoned_abs distributions are not in blkload yet" --dev /dev/x --rw=randread \
+	--random_distribution=zoned:50/5:50/95
+refused "size=N% (a share of the device) is not in blkload yet" --dev /dev/x --size=10%
+refused "bssplit and bsrange: give runtime or number_ios" --dev /dev/x --bssplit=4k/50:64k/50
 refused "jobs that run together run on the module" --ioengine=libaio --name=a \
 	--filename=/dev/x --name=b --filename=/dev/y
 
