@@ -97,6 +97,7 @@ install: all man
 	@[ -n "$(DESTDIR)" ] || [ "$(KVER)" = "$$(uname -r)" ] || echo "blkload: installed for $(KVER), \
 	but $$(uname -r) runs: modprobe finds it once $(KVER) boots (or build with KDIR= of the running kernel's headers)" >&2
 	install -D -m 0755 userspace/blkload $(DESTDIR)$(SBINDIR)/blkload
+	ln -sf blkload $(DESTDIR)$(SBINDIR)/blkload-fio
 	install -D -m 0644 $(BUILD)/man/blkload.8 $(DESTDIR)$(MANDIR)/man8/blkload.8
 	userspace/blkload completion >$(BUILD)/blkload.bash
 	install -D -m 0644 $(BUILD)/blkload.bash $(DESTDIR)$(COMPDIR)/blkload
@@ -104,6 +105,7 @@ install: all man
 uninstall:
 	@[ -n "$(KVER)" ] || { echo "blkload: no kernel release (KVER); set KVER=" >&2; exit 1; }
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkload.ko $(DESTDIR)$(SBINDIR)/blkload \
+		$(DESTDIR)$(SBINDIR)/blkload-fio \
 		$(DESTDIR)$(MANDIR)/man8/blkload.8 $(DESTDIR)$(COMPDIR)/blkload
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); else depmod -a -b $(DESTDIR) $(KVER); fi
 

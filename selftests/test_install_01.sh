@@ -92,10 +92,11 @@ installed() {
 	readme 1 || return 1
 	[[ $(modinfo -n blkload) == /lib/modules/$kver/extra/blkload.ko ]] &&
 		[[ $(command -v blkload) == /usr/local/sbin/blkload ]] &&
+		[[ $(readlink /usr/local/sbin/blkload-fio) == blkload ]] &&
 		[[ -f /usr/local/share/man/man8/blkload.8 ]] &&
 		[[ -f /usr/local/share/bash-completion/completions/blkload ]]
 }
-bl_check "README: make deps && make && make install: module, CLI, man page, completion installed" installed
+bl_check "README: make deps && make && make install: module, CLI (and blkload-fio), man page, completion installed" installed
 
 not_loaded() {
 	local v
@@ -137,9 +138,10 @@ uninstall() {
 	modprobe -r blkload || return 1
 	make -s -C "$src" uninstall >"$tmp/uninstall.log" 2>&1 || return 1
 	bl_nothing_installed && [[ ! -e /usr/local/share/man/man8/blkload.8 &&
+		! -e /usr/local/sbin/blkload-fio &&
 		! -e /usr/local/share/bash-completion/completions/blkload ]]
 }
-bl_check "make uninstall: module, CLI, man page and completion gone" uninstall
+bl_check "make uninstall: module, CLI, blkload-fio, man page and completion gone" uninstall
 
 # The checker above cannot pass on nothing: the build really happened.
 bl_check "the copy's build made the module and the CLI" \

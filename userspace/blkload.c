@@ -24,6 +24,8 @@ static const struct cmd cmds[] = {
 	{ "info", "", "module version, ABI version, kernel release and limits", cmd_info,
 	  info_opts },
 	{ "run", "--dev DEV [OPTIONS]", "run a workload and report, like fio", cmd_run, NULL },
+	{ "fio", "[fio's options and job files]",
+	  "fio's command line, as run takes it (also: blkload-fio, a link named fio)", cmd_run, NULL },
 	{ "start", "--dev DEV [OPTIONS]", "start a detached workload; print its job ids", cmd_start, NULL },
 	{ "stop", "ID [ID ...]", "stop detached jobs, report and delete them", cmd_stop,
 	  ids_opts },
@@ -328,6 +330,29 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	int opt;
 
+	/*
+	 * Started as fio (blkload-fio, or a link named fio that a fio driver
+	 * such as CBT is pointed at): the whole line is fio's, run takes it.
+	 */
+	{
+		const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+
+		if (!strcmp(base, "blkload-fio") || !strcmp(base, "fio")) {
+			char **args = xcalloc((size_t)argc + 1, sizeof(*args));
+			int n = argc, rc;
+
+			if (argc == 2 && !strcmp(argv[1], "--version")) {
+				printf("blkload-%s (fio's command line)\n", BLKLOAD_CLI_VERSION);
+				free(args);
+				return 0;
+			}
+			args[0] = (char *)"fio";
+			memcpy(args + 1, argv + 1, (size_t)(argc - 1) * sizeof(*args));
+			rc = take_globals(&ctx, argc, args, &n) ? 2 : cmd_run(&ctx, n, args);
+			free(args);
+			return rc;
+		}
+	}
 	/* "+": options after the command belong to the command. */
 	while ((opt = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
 		switch (opt) {

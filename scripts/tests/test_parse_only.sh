@@ -49,6 +49,18 @@ refused "bssplit and bsrange: give runtime or number_ios" --dev /dev/x --bssplit
 refused "jobs that run together run on the module" --ioengine=libaio --name=a \
 	--filename=/dev/x --name=b --filename=/dev/y
 
+# Started as fio: "blkload fio ..." and a link named fio (or blkload-fio) take fio's line.
+out=$("$bl" fio --parse-only -ioengine=libaio --name=x --filename=/dev/x --rw=read 2>&1) ||
+	{ echo "blkload fio: $out"; fail=1; }
+mkdir "$tmp/bin" && ln -s "$bl" "$tmp/bin/fio" && ln -s "$bl" "$tmp/bin/blkload-fio"
+out=$("$tmp/bin/fio" --parse-only --output-format=json,normal --name=x --filename=/dev/x 2>&1) ||
+	{ echo "a link named fio: $out"; fail=1; }
+out=$("$tmp/bin/blkload-fio" --parse-only --rw=randwrite --name=x --filename=/dev/x 2>&1) &&
+	{ echo "blkload-fio wrote without --allow-write"; fail=1; }
+grep -q "allow-write is required" <<<"$out" || { echo "blkload-fio: $out"; fail=1; }
+grep -q "^blkload-.*(fio's command line)" <<<"$("$tmp/bin/fio" --version)" ||
+	{ echo "fio --version: $("$tmp/bin/fio" --version)"; fail=1; }
+
 cat >"$tmp/ok.fio" <<-'FIO'
 	; fio's comments, aliases, file options
 	[global]
