@@ -188,7 +188,6 @@ static int plan_cmdline(struct plan *p, int argc, char **argv, const char *cmd)
 	for (unsigned int j = 0; j < nj && !ret; j++) {
 		char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 		int to = j + 1 < nj ? at[j + 1] : end, n = 0;
-
 		bool stonewall = false, new_group = false;
 
 		args[n++] = argv[0];
@@ -330,15 +329,9 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		/* fio's jobs on the command line, one per --name. */
 		if (plan_cmdline(&p, argc, argv, cmd))
 			goto out;
-	} else {
-		ret = workload_parse_args(&cl, argc, argv, cmd, true);
-		if (ret) {
-			workload_free(&cl);
-			return ret > 0 ? 0 : 2;
-		}
-	}
-	if (p.nw) {
-		/* Planned above. */
+	} else if ((ret = workload_parse_args(&cl, argc, argv, cmd, true))) {
+		workload_free(&cl);
+		return ret > 0 ? 0 : 2;
 	} else if (cl.nr_jobfiles) {
 		if (plan_files(&p, &cl, argc, argv, cmd))
 			goto out;

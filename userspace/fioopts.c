@@ -16,62 +16,65 @@ static const struct fio_opt fio_opts[] = {
 #undef FIO_OPT
 };
 
-/* @a and @b equal, '-' and '_' alike, @b ending at @bend (NULL: its NUL). */
-static bool same_name(const char *a, const char *b, const char *bend)
+/* The next word of space-separated @*p (advanced past it): its start, @*len; NULL at the end. */
+static const char *next_word(const char **p, size_t *len)
 {
-	for (; *a && b != bend && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+	const char *w;
+
+	while (**p == ' ')
+		(*p)++;
+	if (!**p)
+		return NULL;
+	w = *p;
+	*len = strcspn(w, " ");
+	*p += *len;
+	return w;
+}
+
+/* @a (@alen bytes) and @b equal, '-' and '_' alike. */
+static bool same_name(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen && b[i]; i++)
+		if (a[i] != b[i] && !((a[i] == '-' || a[i] == '_') && (b[i] == '-' || b[i] == '_')))
 			return false;
-	return !*a && (b == bend || !*b);
+	return i == alen && !b[i];
 }
 
 static bool in_list(const char *list, const char *name)
 {
-	const char *p = list;
+	const char *w;
+	size_t len;
 
-	while (*p) {
-		const char *e = strchr(p, ' ');
-
-		if (!e)
-			e = p + strlen(p);
-		if (e > p) {
-			char *w = strndup(p, (size_t)(e - p));
-			bool hit = same_name(w, name, NULL);
-
-			free(w);
-			if (hit)
-				return true;
-		}
-		p = *e ? e + 1 : e;
-	}
+	while ((w = next_word(&list, &len)))
+		if (same_name(w, len, name))
+			return true;
 	return false;
 }
 
 const struct fio_opt *fio_opt_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(fio_opts); i++)
-		if (same_name(fio_opts[i].name, name, NULL) || in_list(fio_opts[i].aliases, name))
+		if (same_name(fio_opts[i].name, strlen(fio_opts[i].name), name) ||
+		    in_list(fio_opts[i].aliases, name))
 			return &fio_opts[i];
 	return NULL;
 }
 
 char *fio_opt_ours(const struct fio_opt *o, int (*known)(const char *name))
 {
-	const char *p = o->aliases;
+	const char *p = o->aliases, *w;
+	size_t len;
 
 	if (!known(o->name))
 		return xstrdup(o->name);
-	while (*p) {
-		const char *e = strchr(p, ' ');
-		char *w;
+	while ((w = next_word(&p, &len))) {
+		char *a = strndup(w, len);
 
-		if (!e)
-			e = p + strlen(p);
-		w = strndup(p, (size_t)(e - p));
-		if (*w && !known(w))
-			return w;
-		free(w);
-		p = *e ? e + 1 : e;
+		if (!known(a))
+			return a;
+		free(a);
 	}
 	return NULL;
 }
@@ -106,19 +109,13 @@ static bool value_ok(const struct fio_opt *o, const char *val)
 /* The values a FIO_SAME option takes, for a refusal: "buffered=0". */
 static void print_values(const struct fio_opt *o, const char *name)
 {
-	const char *p = o->ok;
+	const char *p = o->ok, *w;
 	bool first = true;
+	size_t len;
 
-	while (*p) {
-		const char *e = strchr(p, ' ');
-
-		if (!e)
-			e = p + strlen(p);
-		if (e > p) {
-			fprintf(stderr, "%s%s=%.*s", first ? "" : " or ", name, (int)(e - p), p);
-			first = false;
-		}
-		p = *e ? e + 1 : e;
+	while ((w = next_word(&p, &len))) {
+		fprintf(stderr, "%s%s=%.*s", first ? "" : " or ", name, (int)len, w);
+		first = false;
 	}
 	if (o->ok[0] && o->ok[strlen(o->ok) - 1] == ' ')
 		fprintf(stderr, "%s%s alone", first ? "" : " or ", name);

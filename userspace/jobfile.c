@@ -3,8 +3,9 @@
  * fio job files (fio's HOWTO, "Job file format"): "[name]" sections, each a
  * job, "[global]" giving defaults to the jobs after it in its file; one
  * "key=value" or "key" per line; a ';' or '#' anywhere starts a comment
- * to the end of the line, as fio reads them (a value cannot hold one); "${VAR}" in a value is the environment variable VAR, and
- * $ncpus, $pagesize and $mb_memory are fio's. "stonewall" (and its alias
+ * to the end of the line, as fio reads them (a value cannot hold one);
+ * "${VAR}" in a value is the environment variable VAR, and $ncpus,
+ * $pagesize and $mb_memory are fio's. "stonewall" (and its alias
  * "wait_for_previous") makes a job wait for every job before it and starts a
  * new reporting group; "new_group" starts a new reporting group only.
  */
@@ -185,9 +186,10 @@ static void file_stonewall(struct jobfile *jf, unsigned int first)
 
 /*
  * Each option checked where it stands, so the message names its line:
- * blkload's own (1: kept; 2: under blkload's name, now *@k, malloc()ed), or fio's table (fioopts.h): accepted as it is
- * (0: dropped, blkload does that anyway), a file option ignored (0), or
- * refused (-1, after the reason).
+ * blkload's own (1: kept), a fio alias of one (2: now *@k, blkload's name,
+ * malloc()ed), or by fio's table (fioopts.h): accepted as blkload does it
+ * anyway or a file option ignored (0: dropped), or refused (-1, after the
+ * reason).
  */
 static int check_option(char **k, const char *v, const char *path, unsigned int line,
 			int (*known)(const char *name))

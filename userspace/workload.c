@@ -316,8 +316,8 @@ void workload_usage(FILE *f, const char *cmd)
 	print_list(f, OPT_FIO_NOOP, "fio's, accepted: blkload does that anyway");
 	fprintf(f, "\nEvery other fio option is known by name (fio's HOWTO): one that blkload\n"
 		"behaves like for the value given is accepted (buffered=0, disk_util,\n"
-		"end_fsync=0, ...); a file option (directory, filesize, nrfiles, ...) is\n"
-		"ignored with a warning; the rest are refused with the reason.\n");
+		"end_fsync=0, ...); a file option (directory, nrfiles, ...) is ignored\n"
+		"with a warning; the rest are refused with the reason.\n");
 }
 
 void workload_complete(FILE *f, char sep)
@@ -745,9 +745,9 @@ static char **fio_argv(int argc, char **argv, const struct option *opts, const c
 			val = argv[++i];
 		ours = fio_opt_ours(f, workload_option_known);
 		if (ours) {
-			keep_arg(args, nr_args, ours);
 			out[n++] = keep_arg(args, nr_args, val ? xasprintf("--%s=%s", ours, val) :
 								 xasprintf("--%s", ours));
+			free(ours);
 			continue;
 		}
 		{

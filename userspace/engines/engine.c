@@ -785,9 +785,15 @@ static bool engine_refuses(const struct engine_ops *ops, struct bl_params *p,
 
 int engine_check(const struct engine_ops *ops, const struct workload *w)
 {
+	/* The module's own checks (job.c) are params.h's, with its limits. */
+	static const struct bl_params_limits module_lim = {
+		.iodepth_max = BL_IODEPTH_LIMIT,
+		.bs_max = BL_BS_MAX,
+		.iodepth_no = "iodepth is over the module's largest max_iodepth (65536)",
+	};
 	struct bl_params p = w->p;
 	unsigned int *cpus, ncpus = run_cpus(w, &cpus);
-	bool no;
+	const char *why = NULL;
 
 	free(cpus);
 	if (!ncpus) {
@@ -796,20 +802,10 @@ int engine_check(const struct engine_ops *ops, const struct workload *w)
 	}
 	if (!ops->netlink)
 		return engine_refuses(ops, &p, ncpus) ? -1 : 0;
-	{
-		/* The module's own checks (job.c) are params.h's, with its limits. */
-		static const struct bl_params_limits lim = {
-			.iodepth_max = BL_IODEPTH_LIMIT,
-			.bs_max = BL_BS_MAX,
-			.iodepth_no = "iodepth is over the module's largest max_iodepth (65536)",
-		};
-		const char *why = NULL;
-
-		no = bl_params_check(&p, ncpus, &lim, &why) != 0;
-		if (no)
-			fprintf(stderr, "blkload: %s\n", why);
-	}
-	return no ? -1 : 0;
+	if (!bl_params_check(&p, ncpus, &module_lim, &why))
+		return 0;
+	fprintf(stderr, "blkload: %s\n", why);
+	return -1;
 }
 
 /* The job's parameters with its region, its pool, its verify map. */
