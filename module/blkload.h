@@ -160,6 +160,11 @@ struct bl_owner {
 	struct sock *sk;	/* held by the job until it is freed */
 };
 
+/* A write claim's identity (the holder of bdev's claim), shared. */
+struct bl_claim {
+	refcount_t ref;
+};
+
 struct bl_job {
 	u32 id;
 	refcount_t ref;
@@ -191,6 +196,11 @@ struct bl_job {
 	bool deleted;		/* freed once not running */
 	bool linked;		/* in the table */
 	bool bdev_gone;		/* its device closed or closing (bl_jobs_lock) */
+	/*
+	 * Its write claim's holder, shared by the writing jobs one socket made
+	 * on the same device (fio's numjobs copies); NULL: no claim.
+	 */
+	struct bl_claim *claim;
 	s64 open_seq;		/* its open's ticket (bl_job_others_open()) */
 	bool counted;		/* in the job count and memory budget */
 	bool released;		/* done: slots, workers and device given back */

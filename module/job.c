@@ -105,6 +105,48 @@ static void bl_workers_stop(struct list_head *stop)
 		bl_worker_stop(w);
 }
 
+/* Closes the job's device, and gives up its share of the write claim after. */
+static void bl_job_close_bdev(struct bl_job *job)
+{
+	if (job->bdev.bdev)
+		bl_bdev_close(&job->bdev);
+	if (job->claim && refcount_dec_and_test(&job->claim->ref))
+		kfree(job->claim);
+	job->claim = NULL;
+}
+
+/*
+ * The holder for a writing job's claim on @path: that of a job the same
+ * socket made on the same path that has not begun to close (fio's jobs on
+ * one file are one user's load), or a new one. Only jobs with an owner
+ * share; another process's jobs stay kept out by the claim.
+ */
+static int bl_job_claim(struct bl_job *job, const char *path)
+{
+	struct bl_claim *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	unsigned long idx;
+	struct bl_job *j;
+
+	if (!fresh)
+		return -ENOMEM;
+	refcount_set(&fresh->ref, 1);
+	mutex_lock(&bl_jobs_lock);
+	xa_for_each(&bl_jobs, idx, j) {
+		if (!job->owner.sk || j == job || !j->claim || j->bdev_gone ||
+		    j->owner.sk != job->owner.sk || strcmp(j->path, path))
+			continue;
+		refcount_inc(&j->claim->ref);
+		job->claim = j->claim;
+		break;
+	}
+	mutex_unlock(&bl_jobs_lock);
+	if (job->claim)
+		kfree(fresh);
+	else
+		job->claim = fresh;
+	return 0;
+}
+
 /* Only without bl_jobs_lock, and only once no IO of the job is in flight. */
 static void bl_job_free(struct bl_job *job)
 {
@@ -126,8 +168,7 @@ static void bl_job_free(struct bl_job *job)
 	kfree(job->queues);
 	vfree(job->pool);
 	kvfree(job->core.vmap);
-	if (job->bdev.bdev)
-		bl_bdev_close(&job->bdev);
+	bl_job_close_bdev(job);
 	if (job->owner.sk)
 		sock_put(job->owner.sk);
 	free_cpumask_var(job->cpus);
@@ -167,8 +208,7 @@ static void bl_job_release(struct bl_job *job)
 	job->pool = NULL;
 	kvfree(job->core.vmap);
 	job->core.vmap = NULL;
-	if (job->bdev.bdev)
-		bl_bdev_close(&job->bdev);
+	bl_job_close_bdev(job);
 }
 
 /* Never with bl_jobs_lock held: the last reference frees the job. */
@@ -568,8 +608,12 @@ struct bl_job *bl_job_create(const char *path, const struct bl_params *params,
 	}
 
 	/* Writes claim the device unless forced; reads never do. */
-	ret = bl_bdev_open(&job->bdev, path, bl_params_changes(&job->p),
-			   bl_params_changes(&job->p) && !job->p.force ? job : NULL);
+	if (bl_params_changes(&job->p) && !job->p.force) {
+		ret = bl_job_claim(job, job->path);
+		if (ret)
+			goto err_free;
+	}
+	ret = bl_bdev_open(&job->bdev, path, bl_params_changes(&job->p), job->claim);
 	if (ret) {
 		job->bdev.bdev = NULL;
 		bl_open_error(ret, extack);

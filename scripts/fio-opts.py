@@ -55,7 +55,6 @@ SECTIONS = {
 # Accepted because blkload behaves that way for these values ("*": any value;
 # "" the bare form). Each with what blkload does, for --verbose and the docs.
 SAME_VALUES = {
-    "buffered": ("0 false", "blkload's IO never goes through the page cache"),
     "disk_util": ("*", "the report shows the devices' utilization (/sys/block) anyway"),
     "end_fsync": ("0 false", "blkload does no fsync at the end"),
     "fsync_on_close": ("0 false", "blkload does no fsync at close"),

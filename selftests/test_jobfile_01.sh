@@ -147,14 +147,15 @@ refusals() {
 	out=$(blkload run "$tmp/bad.fio" 2>&1)
 	(($? == 2)) && echo "# $out" &&
 		grep -q "bad.fio:5: 'rate' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
-	out=$(BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload run "$tmp/two.fio" 2>&1)
-	(($? == 2)) && echo "# $out" && grep -q "ioengine=kernel" <<<"$out" || return 1
+	printf '[global]\nfilename=/dev/nullb0\nnumber_ios=10\n[a]\nioengine=kernel\n[b]\nioengine=libaio\n' >"$tmp/mixed.fio"
+	out=$(blkload run "$tmp/mixed.fio" 2>&1)
+	(($? == 2)) && echo "# $out" && grep -q "on the module or on userspace engines, not both" <<<"$out" || return 1
 	out=$(BL_DEV_A=/dev/nullb0 blkload run --ioengine=kernel "$tmp/two.fio" 2>&1)
 	(($? == 2)) && echo "# $out" && grep -q 'BL_DEV_B} is not set' <<<"$out" || return 1
 	out=$(BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload start "$tmp/two.fio" --ioengine=kernel 2>&1)
 	(($? == 2)) && echo "# $out" && grep -q "'stonewall' needs run" <<<"$out"
 }
-bl_check "refusals: an option with its line, engines together, an unset variable, start with stonewall" refusals
+bl_check "refusals: an option with its line, the module and an engine together, an unset variable, start with stonewall" refusals
 
 bl_check "nothing left of blkload" bl_clean
 

@@ -135,6 +135,40 @@ static void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * One job of the plan from its options, in wave @wave and group @gid, and
+ * as fio's numjobs=N says, N copies of it: each a job of its own (its seed
+ * apart, its CPU placed, workload_place()), reported apart unless
+ * group_reporting sums the group. Each copy is parsed from the same options.
+ */
+static int plan_add(struct plan *p, int argc, char **argv, const char *cmd, uint32_t wave,
+		    uint32_t gid, bool jobfiles)
+{
+	unsigned int copies = 1;
+
+	for (unsigned int k = 0; k < copies; k++) {
+		struct workload *w;
+		int ret;
+
+		p->w = xrealloc(p->w, (p->nw + 1) * sizeof(*p->w));
+		p->wave = xrealloc(p->wave, (p->nw + 1) * sizeof(*p->wave));
+		p->groupid = xrealloc(p->groupid, (p->nw + 1) * sizeof(*p->groupid));
+		w = &p->w[p->nw];
+		memset(w, 0, sizeof(*w));
+		p->wave[p->nw] = wave;
+		p->groupid[p->nw] = gid;
+		ret = jobfiles ? workload_parse_args(w, argc, argv, cmd, true) :
+				 workload_parse(w, argc, argv, cmd);
+		p->nw++;
+		if (ret)
+			return ret;
+		if (!k && w->numjobs > 1)
+			copies = w->numjobs;
+		workload_place(w, k);
+	}
+	return 0;
+}
+
 /* fio's --name (or -name): 1 with its value joined ("--name=x"), 2 with it next, 0 not. */
 static int name_opt(const char *a)
 {
@@ -182,10 +216,7 @@ static int plan_cmdline(struct plan *p, int argc, char **argv, const char *cmd)
 			end = i;
 			break;
 		}
-	p->w = xcalloc(nj, sizeof(*p->w));
-	p->wave = xcalloc(nj, sizeof(*p->wave));
-	p->groupid = xcalloc(nj, sizeof(*p->groupid));
-	for (unsigned int j = 0; j < nj && !ret; j++) {
+	for (unsigned int j = 0, wave = 0, gid = 0; j < nj && !ret; j++) {
 		char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 		int to = j + 1 < nj ? at[j + 1] : end, n = 0;
 		bool stonewall = false, new_group = false;
@@ -208,12 +239,11 @@ static int plan_cmdline(struct plan *p, int argc, char **argv, const char *cmd)
 			args[n++] = argv[i];
 		}
 		if (j) {
-			p->wave[j] = p->wave[j - 1] + stonewall;
-			p->groupid[j] = p->groupid[j - 1] + (stonewall || new_group);
+			wave += stonewall;
+			gid += stonewall || new_group;
 		}
-		ret = workload_parse(&p->w[j], n, args, cmd);
+		ret = plan_add(p, n, args, cmd, wave, gid, false);
 		free(args);
-		p->nw++;
 		if (ret)
 			fprintf(stderr, "blkload: %s: in job %u of the command line (%s)\n", cmd, j + 1,
 				argv[at[j]]);
@@ -233,9 +263,6 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 		if (jobfile_read(&p->jf, cl->jobfiles[f], workload_option_known))
 			return -1;
 	p->from_file = true;
-	p->w = xcalloc(p->jf.nr, sizeof(*p->w));
-	p->wave = xcalloc(p->jf.nr, sizeof(*p->wave));
-	p->groupid = xcalloc(p->jf.nr, sizeof(*p->groupid));
 	for (unsigned int j = 0; j < p->jf.nr; j++) {
 		const struct jobfile_job *jj = &p->jf.jobs[j];
 		char **args = xcalloc(jj->argc + (unsigned int)argc + 1, sizeof(*args));
@@ -260,15 +287,12 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 			if (!file)
 				args[n++] = argv[a];
 		}
-		ret = workload_parse(&p->w[j], n, args, cmd);
+		ret = plan_add(p, n, args, cmd, jj->wave, jj->groupid, false);
 		free(args);
-		p->nw++;
 		if (ret) {
 			fprintf(stderr, "blkload: %s: in job [%s]\n", cmd, jj->name);
 			return -1;
 		}
-		p->wave[j] = jj->wave;
-		p->groupid[j] = jj->groupid;
 	}
 	return 0;
 }
@@ -337,11 +361,10 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			goto out;
 		workload_free(&cl);
 	} else {
-		p.w = xcalloc(1, sizeof(*p.w));
-		p.w[0] = cl;
-		p.wave = xcalloc(1, sizeof(*p.wave));
-		p.groupid = xcalloc(1, sizeof(*p.groupid));
-		p.nw = 1;
+		workload_free(&cl);
+		/* Parsed again in plan_add(), once per numjobs copy. */
+		if (plan_add(&p, argc, argv, cmd, 0, 0, true))
+			goto out;
 	}
 	memset(&cl, 0, sizeof(cl));
 	w0 = &p.w[0];
@@ -362,13 +385,36 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			engine_list(stderr);
 			goto out;
 		}
+		/* fio's direct=0: the page cache, which the module's bios do not go through. */
+		if (w->buffered && ops->netlink) {
+			fprintf(stderr, "blkload: %s: %s%s%sdirect=0 (buffered IO through the page cache): the module's bios do not go through it; --ioengine=libaio or io_uring does it, as fio does\n",
+				cmd, w->name ? "job [" : "", w->name ? w->name : "",
+				w->name ? "]: " : "");
+			goto out;
+		}
+		if (w->buffered && ops->images) {
+			fprintf(stderr, "blkload: %s: %s%s%sdirect=0 ignored on librbd, as fio's rbd engine does: its cache is rbd_cache (ceph.conf)\n",
+				cmd, w->name ? "job [" : "", w->name ? w->name : "",
+				w->name ? "]: " : "");
+			w->buffered = false;
+		}
 		netlink |= ops->netlink;
 		nwaves = p.wave[i] + 1 > nwaves ? p.wave[i] + 1 : nwaves;
-		for (unsigned int k = 0; k < p.nw; k++)
-			in_wave += p.wave[k] == p.wave[i];
+		for (unsigned int k = 0; k < p.nw; k++) {
+			if (p.wave[k] != p.wave[i])
+				continue;
+			in_wave++;
+			/* The module's jobs and the userspace engines' are run apart. */
+			if (engine_find(p.w[k].engine) &&
+			    engine_find(p.w[k].engine)->netlink != ops->netlink) {
+				fprintf(stderr, "blkload: %s: job [%s]: jobs that run together run on the module or on userspace engines, not both: 'stonewall' runs them one after the other, or --ioengine on the command line puts every job on one\n",
+					cmd, w->name ? w->name : "?");
+				goto out;
+			}
+		}
 		if (!ops->together && in_wave > 1) {
-			fprintf(stderr, "blkload: %s: job [%s]: jobs that run together run on the module: --ioengine=kernel on the command line puts every job there, or 'stonewall' runs the %s jobs one at a time\n",
-				cmd, w->name, w->engine);
+			fprintf(stderr, "blkload: %s: job [%s]: the %s engine runs one job at a time: 'stonewall' runs them one after the other\n",
+				cmd, w->name ? w->name : "?", w->engine);
 			goto out;
 		}
 		if (detached && !ops->start) {

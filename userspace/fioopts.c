@@ -159,8 +159,17 @@ enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const 
 				where, name);
 		return FIO_REFUSE;
 	case FIO_PROFILE:
-		fprintf(stderr, "blkload: %s: '%s' belongs to fio's predefined workloads (%s), which blkload does not have\n",
-			where, name, o->area);
+		/*
+		 * A profile's own options do nothing without fio's profile=
+		 * (which blkload refuses): fio takes them and ignores them.
+		 */
+		if (strcmp(o->name, "profile")) {
+			fprintf(stderr, "blkload: %s: '%s' ignored: an option of fio's %s, which does nothing without profile=\n",
+				where, name, o->area);
+			return FIO_IGNORE;
+		}
+		fprintf(stderr, "blkload: %s: '%s' names one of fio's predefined workloads, which blkload does not have\n",
+			where, name);
 		return FIO_REFUSE;
 	case FIO_LATER:
 	default:

@@ -83,6 +83,7 @@ struct job {
 	unsigned int nr_jobs;		/* a sum: how many jobs it sums */
 	const struct optlist *opts;	/* fio's "job options", not owned */
 	const char *name;		/* fio's jobname (--name, a job file's section), not owned */
+	bool group_reporting;		/* fio's: its group is reported as one sum */
 	const struct series_logs *logs;	/* fio's write_*_log of its workload, not owned */
 };
 

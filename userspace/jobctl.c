@@ -589,13 +589,76 @@ void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n)
 	}
 }
 
+/*
+ * fio's group_reporting: a group whose jobs (any of them) asked for it is
+ * one entry, its jobs summed (its first job's name, device and options,
+ * fio's "jobs=N"); the other jobs as they are. Returns the entries (@own[i]:
+ * made here, to be cleared) and their count.
+ */
+static struct job *report_groups(struct job *jobs, unsigned int n, bool **own,
+				 unsigned int *nr)
+{
+	struct job *shown = xcalloc(n ? n : 1, sizeof(*shown));
+	unsigned int k = 0;
+
+	*own = xcalloc(n ? n : 1, sizeof(**own));
+	for (unsigned int i = 0; i < n; i++) {
+		bool grouped = false, first = true;
+		struct job *g;
+
+		for (unsigned int m = 0; m < n; m++) {
+			grouped |= jobs[m].groupid == jobs[i].groupid && jobs[m].group_reporting;
+			first &= !(m < i && jobs[m].groupid == jobs[i].groupid);
+		}
+		if (!grouped) {
+			shown[k++] = jobs[i];
+			continue;
+		}
+		if (!first)
+			continue;
+		g = &shown[k];
+		(*own)[k++] = true;
+		g->id = jobs[i].id;
+		g->path = xstrdup(jobs[i].path ? jobs[i].path : "");
+		g->p = jobs[i].p;
+		g->state = jobs[i].state;
+		g->reason = jobs[i].reason;
+		g->dev_lbs = jobs[i].dev_lbs;
+		g->dev_size = jobs[i].dev_size;
+		g->bssplit = jobs[i].bssplit ? xstrdup(jobs[i].bssplit) : NULL;
+		g->cpus = jobs[i].cpus ? xstrdup(jobs[i].cpus) : NULL;
+		g->has_verify = jobs[i].has_verify;
+		g->groupid = jobs[i].groupid;
+		g->opts = jobs[i].opts;
+		g->name = jobs[i].name;
+		g->logs = jobs[i].logs;
+		g->ramp_done = jobs[i].ramp_done;
+		g->group_reporting = true;
+		for (unsigned int m = i; m < n; m++) {
+			if (jobs[m].groupid != jobs[i].groupid)
+				continue;
+			job_sum(g, &jobs[m]);
+			g->vchecked += jobs[m].vchecked;
+			g->vskipped += jobs[m].vskipped;
+			g->verrors += jobs[m].verrors;
+			g->vreadback += jobs[m].vreadback;
+			if (jobs[m].reason == BLKLOAD_REASON_ERROR)
+				g->reason = jobs[m].reason;
+		}
+	}
+	*nr = k;
+	return shown;
+}
+
 void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		const struct workload *w, const struct cpu_window *cw,
 		const struct optlist *global, const struct disk_util *du, unsigned int nr_du)
 {
 	struct out *o = out_new(stdout, ctx->json, ctx->pretty);
 	struct report_opts ro = w->ro;
-	struct job sum = { 0 };
+	struct job sum = { 0 }, *shown;
+	unsigned int nshown;
+	bool *own;
 
 	ro.bins = w->bins;
 	if (ctx->json) {
@@ -622,17 +685,26 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 		out_end_object(o);
 		out_begin_array(o, "jobs", NULL);
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		const char *jobname = jobs[i].name ? jobs[i].name : w->name;
+	shown = report_groups(jobs, n, &own, &nshown);
+	for (unsigned int i = 0; i < nshown; i++) {
+		const char *jobname = shown[i].name ? shown[i].name : w->name;
 		char *name = NULL;
 
-		if (!jobs[i].opts)
-			jobs[i].opts = &w->opts;
+		if (!shown[i].opts)
+			shown[i].opts = &w->opts;
 		/* --name: the JSON jobname; in text both, so devices stay apart. */
 		if (jobname && !ctx->json)
-			name = xasprintf("%s (%s)", jobname, jobs[i].path);
-		report_job(o, NULL, &jobs[i], name ? name : jobname ? jobname : jobs[i].path, &ro);
+			name = xasprintf("%s (%s)", jobname, shown[i].path);
+		report_job(o, NULL, &shown[i], name ? name : jobname ? jobname : shown[i].path,
+			   &ro);
 		free(name);
+	}
+	for (unsigned int i = 0; i < nshown; i++)
+		if (own[i])
+			job_clear(&shown[i]);
+	free(shown);
+	free(own);
+	for (unsigned int i = 0; i < n; i++) {
 		job_sum(&sum, &jobs[i]);
 		sum.p.no_lat = jobs[i].p.no_lat;
 	}

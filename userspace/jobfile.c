@@ -124,7 +124,7 @@ static bool flag_set(const struct optlist *l, const char *key)
 static bool own_option(const char *k)
 {
 	return !strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous") ||
-	       !strcmp(k, "new_group") || !strcmp(k, "description");
+	       !strcmp(k, "new_group") || !strcmp(k, "description") || !strcmp(k, "wait_for");
 }
 
 /*
@@ -132,11 +132,12 @@ static bool own_option(const char *k)
  * [global]'s of the same name (a job's filename is its own, not a second
  * one), then the option vector and the job's wave and group.
  */
-static void add_job(struct jobfile *jf, const struct section *g, const struct section *s)
+static int add_job(struct jobfile *jf, const struct section *g, const struct section *s)
 {
 	struct optlist all = { 0 };
 	struct jobfile_job *j;
 	bool stonewall, new_group;
+	int after = -1;
 
 	for (unsigned int i = 0; i < g->opts.nr; i++)
 		optlist_set(&all, g->opts.key[i], g->opts.val[i]);
@@ -144,6 +145,24 @@ static void add_job(struct jobfile *jf, const struct section *g, const struct se
 		optlist_set(&all, s->opts.key[i], s->opts.val[i]);
 	stonewall = flag_set(&all, "stonewall") || flag_set(&all, "wait_for_previous");
 	new_group = flag_set(&all, "new_group");
+	/*
+	 * fio's wait_for=NAME: the job starts once that one is done. blkload's
+	 * jobs start in waves: it starts in the wave after that job's, so it
+	 * also waits for the jobs that ran beside that one.
+	 */
+	for (unsigned int i = 0; i < all.nr; i++) {
+		if (strcmp(all.key[i], "wait_for"))
+			continue;
+		for (unsigned int k = 0; k < jf->nr && all.val[i]; k++)
+			if (!strcmp(jf->jobs[k].name, all.val[i]))
+				after = (int)k;
+		if (after < 0) {
+			fprintf(stderr, "blkload: job [%s]: wait_for=%s: no job of that name before it\n",
+				s->name, all.val[i] ? all.val[i] : "");
+			optlist_free(&all);
+			return -1;
+		}
+	}
 	jf->jobs = xrealloc(jf->jobs, (jf->nr + 1) * sizeof(*jf->jobs));
 	j = &jf->jobs[jf->nr];
 	memset(j, 0, sizeof(*j));
@@ -160,10 +179,13 @@ static void add_job(struct jobfile *jf, const struct section *g, const struct se
 	}
 	optlist_free(&all);
 	if (jf->nr) {
+		if (after >= 0 && jf->jobs[after].wave == jf->jobs[jf->nr - 1].wave)
+			stonewall = true;
 		j->wave = jf->jobs[jf->nr - 1].wave + stonewall;
 		j->groupid = jf->jobs[jf->nr - 1].groupid + (stonewall || new_group);
 	}
 	jf->nr++;
+	return 0;
 }
 
 /* The first job of a further file waits for the jobs before it, as in fio. */
@@ -260,7 +282,8 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 			}
 			/* The section before ends here: a job, or the new defaults. */
 			if (cur.name) {
-				add_job(jf, &global, &cur);
+				if (add_job(jf, &global, &cur))
+					goto out;
 				section_clear(&cur);
 			}
 			in_global = !strcmp(name, "global");
@@ -310,8 +333,8 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 			free(key);
 		free(val);
 	}
-	if (cur.name)
-		add_job(jf, &global, &cur);
+	if (cur.name && add_job(jf, &global, &cur))
+		goto out;
 	if (jf->nr == first) {
 		fprintf(stderr, "blkload: %s: no job in the file (a [name] section other than [global])\n",
 			path);

@@ -646,7 +646,7 @@ static void text_job(const struct job *j, const char *name, const struct report_
 	bool sum = !j->path;
 
 	printf("%s: (groupid=%u, jobs=%u): err=%2d: ", name, j->groupid,
-	       sum ? j->nr_jobs : 1, -j->error);
+	       sum || j->nr_jobs > 1 ? j->nr_jobs : 1, -j->error);
 	if (sum) {
 		printf("%u queues\n", j->nr_cpus);
 	} else {

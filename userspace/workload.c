@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,12 +87,15 @@ static const struct wopt wopts[] = {
 	{ "cpus", required_argument, OPT_CPUS, "LIST",
 	  "CPUs for queues, e.g. 0-3,8 (first online CPU)" },
 	{ "numjobs", required_argument, OPT_NUMJOBS, "N",
-	  "fio's: with cpus_allowed_policy=split, N queues on N CPUs" },
+	  "fio's: N copies of the job, each a job of its own, one CPU each, round-robin" },
 	{ "cpus_allowed", required_argument, OPT_CPUS_ALLOWED, "LIST",
-	  "fio's: the CPUs numjobs is split over" },
-	{ "cpus_allowed_policy", required_argument, OPT_CPUS_POLICY, "split", "fio's: split" },
+	  "fio's: the CPUs the copies are placed on (round-robin)" },
+	{ "cpus_allowed_policy", required_argument, OPT_CPUS_POLICY, "shared|split",
+	  "fio's: either places one copy per CPU in turn" },
 	{ "name", required_argument, OPT_NAME, "NAME", "fio's: the jobs' name in reports" },
-	{ "direct", required_argument, OPT_DIRECT, "1", "fio's: always 1 here" },
+	{ "direct", required_argument, OPT_DIRECT, "0|1",
+	  "fio's: 0 is buffered IO (the page cache), on the io_uring and libaio engines" },
+	{ "buffered", required_argument, OPT_BUFFERED, "0|1", "fio's: the opposite of direct" },
 	{ "output", required_argument, OPT_OUTPUT, "FILE", "fio's: the report goes to FILE" },
 	/* fio options whose meaning blkload has anyway. */
 	{ "group_reporting", optional_argument, OPT_FIO_NOOP, NULL, NULL },
@@ -518,6 +522,7 @@ void workload_free(struct workload *w)
 	free(w->devs);
 	free(w->images);
 	cpuset_free(&w->cpus);
+	cpuset_free(&w->allowed);
 	free(w->ro.percentiles);
 	for (unsigned int i = 0; i < w->nr_filenames; i++)
 		free(w->filenames[i]);
@@ -584,67 +589,54 @@ static int add_filenames(struct workload *w, const char *list)
 }
 
 /*
- * fio's numjobs and cpus_allowed. blkload runs one queue per CPU of --cpus,
- * each with its own iodepth: that is fio's numjobs=N with
- * cpus_allowed_policy=split (one job per CPU), and only that.
+ * fio's cpus_allowed: the CPUs the job's copies (numjobs) are placed on,
+ * one CPU each (workload_place()); blkload's --cpus is another thing (one
+ * queue per CPU of one job), so not both.
  */
-static int fio_cpus(struct workload *w, uint32_t numjobs, const char *allowed, bool split,
-		    const char *cmd)
+static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
 {
-	struct cpuset set = { 0 };
-
-	if (!allowed && numjobs <= 1)
+	if (!allowed)
 		return 0;
-	if (!split) {
-		fprintf(stderr, "blkload: %s: --%s: blkload runs one queue per CPU of --cpus, each with its own iodepth; that is fio's numjobs=N with cpus_allowed_policy=split\n",
-			cmd, allowed ? "cpus_allowed" : "numjobs");
-		return -1;
-	}
 	if (w->have_cpus) {
-		fprintf(stderr, "blkload: %s: --cpus or fio's cpus_allowed/numjobs, not both\n", cmd);
+		fprintf(stderr, "blkload: %s: --cpus (one job, a queue per CPU) or fio's cpus_allowed (the CPUs its numjobs copies run on, one each), not both\n",
+			cmd);
 		return -1;
 	}
-	if (allowed) {
-		if (parse_cpulist(allowed, &set))
-			return bad_value("cpus_allowed", allowed, "a CPU list such as 0-3,8");
-		if (numjobs && numjobs != cpuset_count(&set)) {
-			fprintf(stderr, "blkload: %s: numjobs=%u with cpus_allowed=%s: one job per CPU needs as many CPUs (%u)\n",
-				cmd, numjobs, allowed, cpuset_count(&set));
-			cpuset_free(&set);
-			return -1;
-		}
-	} else {
-		/* fio splits over the CPUs it may use: the first N online ones here. */
-		struct cpuset online = { 0 };
-		FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-		char *line = NULL;
-		size_t cap = 0;
-		unsigned int got = 0;
+	cpuset_free(&w->allowed);
+	if (parse_cpulist(allowed, &w->allowed) || !cpuset_count(&w->allowed))
+		return bad_value("cpus_allowed", allowed, "a CPU list such as 0-3,8");
+	w->have_allowed = true;
+	return 0;
+}
 
-		if (f && getline(&line, &cap, f) > 0) {
-			line[strcspn(line, "\n")] = '\0';
-			parse_cpulist(line, &online);
-		}
-		if (f)
-			fclose(f);
-		free(line);
-		for (unsigned int cpu = 0; got < numjobs && cpu < cpuset_limit(&online); cpu++)
-			if (cpuset_test(&online, cpu)) {
-				cpuset_set(&set, cpu);
-				got++;
-			}
-		cpuset_free(&online);
-		if (got < numjobs) {
-			fprintf(stderr, "blkload: %s: numjobs=%u with cpus_allowed_policy=split: only %u CPUs online\n",
-				cmd, numjobs, got);
-			cpuset_free(&set);
-			return -1;
+void workload_place(struct workload *w, unsigned int clone)
+{
+	unsigned int n = 0, at, cpu = 0;
+	cpu_set_t set;
+
+	w->clone = clone;
+	/* fio seeds each job apart (its job number); randrepeat=0 runs are apart anyway. */
+	w->p.randseed += (uint64_t)clone * 0x9e3779b97f4a7c15ULL;
+	if (w->have_cpus || (!w->have_allowed && w->numjobs <= 1))
+		return;
+	CPU_ZERO(&set);
+	if (!w->have_allowed && sched_getaffinity(0, sizeof(set), &set))
+		CPU_SET(0, &set);
+	for (unsigned int c = 0; c < CPU_SETSIZE; c++)
+		n += w->have_allowed ? cpuset_test(&w->allowed, c) : CPU_ISSET(c, &set);
+	at = n ? clone % n : 0;
+	for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
+		if (!(w->have_allowed ? cpuset_test(&w->allowed, c) : CPU_ISSET(c, &set)))
+			continue;
+		if (!at--) {
+			cpu = c;
+			break;
 		}
 	}
 	cpuset_free(&w->cpus);
-	w->cpus = set;
+	memset(&w->cpus, 0, sizeof(w->cpus));
+	cpuset_set(&w->cpus, cpu);
 	w->have_cpus = true;
-	return 0;
 }
 
 /* Option @name of @opts (either spelling, whole names only), or NULL. */
@@ -851,9 +843,9 @@ static int logs_check(struct workload *w, bool have_sample, const char *cmd)
 static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd,
 		      const struct option *opts, bool jobfiles)
 {
-	uint32_t u32, numjobs = 0;
+	uint32_t u32;
 	const char *allowed = NULL;
-	bool split = false, have_sample = false, randrepeat_off = false, have_seed = false;
+	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	uint64_t filesize = 0;
 	int c, idx;
 
@@ -862,7 +854,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	w->p.bs = 4096;
 	w->p.iodepth = 1;
 	w->drain_ms = 5000;
-	w->engine = "kernel";
+	w->engine = NULL;
 	w->p.sample_ns = 1000000000ULL;
 	w->logs.coarseness = BL_SHIST_SHIFT;
 	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
@@ -925,12 +917,17 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			w->parse_only = true;
 			break;
 		case OPT_DIRECT:
-			if (strcmp(optarg, "1") && strcmp(optarg, "true"))
-				ret = bad_value(opts[idx].name, optarg,
-						"blkload's IO never goes through the page cache: it takes direct=1 (fio's buffered IO, direct=0, is not in blkload yet)");
+		case OPT_BUFFERED: {
+			/* The last of the two wins, as in fio. */
+			int b = fio_bool_value(optarg);
+
+			if (b < 0)
+				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
+			w->buffered = c == OPT_DIRECT ? b == 0 : b == 1;
 			break;
+		}
 		case OPT_NUMJOBS:
-			ret = parse_u32_range(optarg, 1, 65536, &numjobs) ?
+			ret = parse_u32_range(optarg, 1, 65536, &w->numjobs) ?
 			      bad_value(opts[idx].name, optarg, "a number from 1 to 65536") : 0;
 			break;
 		case OPT_CPUS_ALLOWED:
@@ -939,7 +936,6 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_CPUS_POLICY:
 			if (strcmp(optarg, "split") && strcmp(optarg, "shared"))
 				ret = bad_value(opts[idx].name, optarg, "split or shared");
-			split = !strcmp(optarg, "split");
 			break;
 		case OPT_FIO_NOOP:
 			/* fio's randrepeat=0: a seed of its own for each run (unless randseed); the last wins. */
@@ -949,6 +945,14 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				if (b < 0)
 					ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
 				randrepeat_off = b == 0;
+				break;
+			}
+			if (!strcmp(opts[idx].name, "group_reporting")) {
+				int b = optarg ? fio_bool_value(optarg) : 1;
+
+				if (b < 0)
+					ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
+				w->group_reporting = b == 1;
 				break;
 			}
 			/* What blkload does anyway: fio's bare form or =1. */
@@ -1284,12 +1288,20 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		if (ret)
 			return -1;
 	}
-	if (fio_cpus(w, numjobs, allowed, split, cmd) || logs_check(w, have_sample, cmd))
+	if (fio_cpus(w, allowed, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
 	/*
 	 * fio's filesize on a device (smaller than it): IO up to that byte
 	 * from offset, fio's io_size = filesize - offset; size wins.
 	 */
+	/*
+	 * No engine named: the module; fio's default (psync) is a userspace
+	 * one, and fio's buffered IO (direct=0) runs on blkload's libaio
+	 * engine, which fio's libaio is with direct=0: each IO is done by the
+	 * time its submission returns, one at a time.
+	 */
+	if (!w->engine)
+		w->engine = w->buffered ? "libaio" : "kernel";
 	if (filesize && !w->p.size) {
 		if (filesize <= w->p.offset) {
 			fprintf(stderr, "blkload: %s: filesize %" PRIu64 " is not past offset %" PRIu64 "\n",

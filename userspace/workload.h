@@ -30,7 +30,7 @@ enum {
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
-	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE,
+	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED,
 };
 
 /* An option of run's table (workload.c), or of an engine's (engine_ops.opts). */
@@ -52,6 +52,13 @@ struct workload {
 	bool have_rw, have_cpus, have_batch;
 	bool guarded;	/* the write guard passed for its devices (cmd_run, before the counters) */
 	struct cpuset cpus;
+	/* fio's numjobs: copies of the job (the plan makes them), each on one CPU of allowed */
+	uint32_t numjobs;
+	struct cpuset allowed;	/* fio's cpus_allowed, when have_allowed */
+	bool have_allowed;
+	bool group_reporting;	/* fio's: the group's jobs reported as one */
+	bool buffered;		/* fio's direct=0: through the page cache (userspace engines) */
+	unsigned int clone;	/* which copy (0: the first), set by workload_place() */
 	struct report_opts ro;
 	bool bins;
 	const char *engine;	/* --ioengine: "kernel" (the module), or a userspace engine's */
@@ -83,6 +90,11 @@ int workload_parse(struct workload *w, int argc, char **argv, const char *cmd);
 int workload_parse_args(struct workload *w, int argc, char **argv, const char *cmd,
 			bool jobfiles);
 void workload_free(struct workload *w);
+/*
+ * Copy @clone of a job with fio's numjobs: its seed apart, and with fio's
+ * cpus_allowed or numjobs (no --cpus), one CPU, the set's in turn.
+ */
+void workload_place(struct workload *w, unsigned int clone);
 /* Whether the run options take @name (either spelling): 0 yes, -1 no (fioopts.h has fio's). */
 int workload_option_known(const char *name);
 void workload_usage(FILE *f, const char *cmd);

@@ -40,14 +40,18 @@ refused "multiple of" --dev /dev/x --bs=3000
 refused "no device: --dev DEVICE or --filename=DEVICE" --rw=read
 refused "has no trims" --dev /dev/x --rw=trim --allow-write --ioengine=libaio
 refused "'rate' is a fio I/O rate option" --dev /dev/x --rate=1m
-refused "it takes direct=1" --dev /dev/x --direct=0
+refused "the module's bios do not go through it" --dev /dev/x --direct=0 --ioengine=kernel
+ok --dev /dev/x --direct=0
+ok --dev /dev/x --numjobs=8 --cpus_allowed=0 --cpus_allowed_policy=shared --group_reporting
+refused "not both" --dev /dev/x --numjobs=2 --cpus_allowed=0 --cpus 0
 refused "rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" --dev /dev/x --rw=read:-8k
 refused "zoned and zoned_abs distributions are not in blkload yet" --dev /dev/x --rw=randread \
 	--random_distribution=zoned:50/5:50/95
 refused "size=N% (a share of the device) is not in blkload yet" --dev /dev/x --size=10%
 refused "bssplit and bsrange: give runtime or number_ios" --dev /dev/x --bssplit=4k/50:64k/50
-refused "jobs that run together run on the module" --ioengine=libaio --name=a \
-	--filename=/dev/x --name=b --filename=/dev/y
+ok --ioengine=libaio --name=a --filename=/dev/x --name=b --filename=/dev/y
+refused "on the module or on userspace engines, not both" --name=a --filename=/dev/x \
+	--name=b --ioengine=io_uring --filename=/dev/y
 
 # Started as fio: "blkload fio ..." and a link named fio (or blkload-fio) take fio's line.
 out=$("$bl" fio --parse-only -ioengine=libaio --name=x --filename=/dev/x --rw=read 2>&1) ||

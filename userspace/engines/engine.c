@@ -21,7 +21,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,40 +83,146 @@ struct job *results_add(struct results *r, unsigned int k)
 	return r->jobs + r->n - k;
 }
 
-/* A wave of one workload on a userspace engine: 0, 1 (IO errors) or -1. */
+/* One workload of a wave, run by its own thread when several run together. */
+struct wave_run {
+	const struct engine_ops *ops;
+	struct workload w;
+	struct cpu_window *cw;
+	struct job *jobs;
+	unsigned int n;
+	int ret;
+	pthread_t tid;
+};
+
+static void *wave_thread(void *arg)
+{
+	struct wave_run *wr = arg;
+
+	wr->ret = engine_run(wr->ops, &wr->w, &interrupted, wr->jobs, wr->cw);
+	return NULL;
+}
+
+/*
+ * A wave on the userspace engines: 0, 1 (IO errors) or -1. Several
+ * workloads (fio's jobs of one wave, numjobs copies) run together, as fio's
+ * threads do, each engine_run() in a thread of its own with its own pinned
+ * threads; the wave's client CPU window is then not taken (the jobs' ramps
+ * and ends differ), each job's thread CPU is.
+ */
 int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
 	     unsigned int nws, struct results *r)
 {
-	struct workload *w = ws[0];
-	const struct engine_ops *ops = engine_find(w->engine);
-	unsigned int n = ops->images ? w->nr_images : w->nr_devs;
-	struct job *jobs = xcalloc(n ? n : 1, sizeof(*jobs)), *out;
-	struct workload first = *w;
-	int rc = -1;
+	struct wave_run *wr = xcalloc(nws, sizeof(*wr));
+	int rc = 0;
 
 	(void)env;
-	(void)nws;
-	/* --start-at is the first wave's: the waves after it follow on. */
-	if (r->waves)
-		first.start_at_ns = 0;
-	if (!engine_run(ops, &first, &interrupted, jobs, &r->cw)) {
-		rc = 0;
-		out = results_add(r, n);
-		for (unsigned int i = 0; i < n; i++) {
-			out[i] = jobs[i];
-			out[i].groupid = groupid[0];
+	for (unsigned int k = 0; k < nws; k++) {
+		const struct workload *w = ws[k];
+
+		wr[k].ops = engine_find(w->engine);
+		wr[k].n = wr[k].ops->images ? w->nr_images : w->nr_devs;
+		wr[k].jobs = xcalloc(wr[k].n ? wr[k].n : 1, sizeof(*wr[k].jobs));
+		wr[k].w = *w;
+		wr[k].cw = nws == 1 ? &r->cw : NULL;
+		/* --start-at is the first wave's: the waves after it follow on. */
+		if (r->waves)
+			wr[k].w.start_at_ns = 0;
+	}
+	if (nws == 1) {
+		wave_thread(&wr[0]);
+	} else {
+		for (unsigned int k = 0; k < nws; k++)
+			if (pthread_create(&wr[k].tid, NULL, wave_thread, &wr[k])) {
+				fprintf(stderr, "blkload: cannot start a thread for a job\n");
+				abort();
+			}
+		for (unsigned int k = 0; k < nws; k++)
+			pthread_join(wr[k].tid, NULL);
+	}
+	for (unsigned int k = 0; k < nws; k++) {
+		struct workload *w = ws[k];
+		struct job *out;
+
+		if (wr[k].ret) {
+			for (unsigned int i = 0; i < wr[k].n; i++)
+				job_clear(&wr[k].jobs[i]);
+			rc = -1;
+			continue;
+		}
+		out = results_add(r, wr[k].n);
+		for (unsigned int i = 0; i < wr[k].n; i++) {
+			out[i] = wr[k].jobs[i];
+			out[i].groupid = groupid[k];
 			out[i].opts = &w->opts;
 			out[i].name = w->name;
 			out[i].logs = &w->logs;
-			if (out[i].error || job_errors(&out[i]))
+			out[i].group_reporting = w->group_reporting;
+			if ((out[i].error || job_errors(&out[i])) && rc >= 0)
 				rc = 1;
 		}
-	} else {
-		for (unsigned int i = 0; i < n; i++)
-			job_clear(&jobs[i]);
 	}
-	free(jobs);
+	for (unsigned int k = 0; k < nws; k++)
+		free(wr[k].jobs);
+	free(wr);
 	return rc;
+}
+
+/*
+ * Writes claim a device (O_EXCL) for the process: the jobs of one run that
+ * write to the same device at once (fio's numjobs copies, jobs of a wave)
+ * share the claim, which the first holds open until the last is done.
+ */
+struct claim {
+	dev_t rdev;
+	int fd;
+	unsigned int users;
+};
+
+static pthread_mutex_t claims_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct claim *claims;
+static unsigned int nr_claims;
+
+static int claim_get(const char *path, dev_t *rdev)
+{
+	struct stat st;
+	int ret = 0, fd;
+
+	if (stat(path, &st))
+		return -errno;
+	*rdev = st.st_rdev;
+	pthread_mutex_lock(&claims_lock);
+	for (unsigned int i = 0; i < nr_claims; i++)
+		if (claims[i].rdev == st.st_rdev) {
+			claims[i].users++;
+			goto out;
+		}
+	fd = open(path, O_RDONLY | O_EXCL);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	claims = xrealloc(claims, (nr_claims + 1) * sizeof(*claims));
+	claims[nr_claims++] = (struct claim){ .rdev = st.st_rdev, .fd = fd, .users = 1 };
+out:
+	pthread_mutex_unlock(&claims_lock);
+	return ret;
+}
+
+static void claim_put(dev_t rdev)
+{
+	pthread_mutex_lock(&claims_lock);
+	for (unsigned int i = 0; i < nr_claims; i++) {
+		if (claims[i].rdev != rdev || --claims[i].users)
+			continue;
+		close(claims[i].fd);
+		claims[i] = claims[--nr_claims];
+		if (!nr_claims) {
+			free(claims);
+			claims = NULL;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&claims_lock);
 }
 
 uint64_t eng_now_ns(void)
@@ -726,7 +834,7 @@ static int job_open(struct eng_run *run, struct eng_job *job)
 {
 	const struct workload *w = run->w;
 	bool changes = bl_params_changes(run->p);
-	int flags = O_DIRECT | (changes ? O_RDWR : O_RDONLY);
+	int flags = (w->buffered ? 0 : O_DIRECT) | (changes ? O_RDWR : O_RDONLY), err;
 
 	/*
 	 * Writes claim the device unless forced, as the module's do, once the
@@ -735,17 +843,19 @@ static int job_open(struct eng_run *run, struct eng_job *job)
 	if (changes && !run->p->force) {
 		if (!w->guarded && bl_write_guard(job->path))
 			return -EBUSY;
-		flags |= O_EXCL;
+		err = claim_get(job->path, &job->claim);
+		if (err)
+			goto fail;
+		job->claimed = true;
 	}
 	job->fd = open(job->path, flags);
-	if (job->fd < 0) {
-		int err = -errno;
-
-		fprintf(stderr, "blkload: %s: %s%s\n", job->path, strerror(-err),
-			err == -EBUSY ? " (mounted or claimed; --force writes anyway)" : "");
-		return err;
-	}
-	return 0;
+	if (job->fd >= 0)
+		return 0;
+	err = -errno;
+fail:
+	fprintf(stderr, "blkload: %s: %s%s\n", job->path, strerror(-err),
+		err == -EBUSY ? " (mounted or claimed; --force writes anyway)" : "");
+	return err;
 }
 
 /*
@@ -1013,6 +1123,8 @@ out:
 			ops->job_close(&run, job);
 		if (job->fd >= 0)
 			close(job->fd);
+		if (job->claimed)
+			claim_put(job->claim);
 	}
 	free(run.jobs);
 	free(cpus);

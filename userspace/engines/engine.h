@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #include <blkload/queue.h>
@@ -67,6 +68,8 @@ struct eng_queue {
 struct eng_job {
 	const char *path;
 	int fd;			/* O_DIRECT; -1 for engines without a device */
+	dev_t claim;		/* the device whose write claim it shares (claimed) */
+	bool claimed;
 	uint64_t dev_size;
 	unsigned int lbs;
 	unsigned int nr_queues;

@@ -299,6 +299,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			out[i].groupid = groupid[k];
 			out[i].opts = &ws[k]->opts;
 			out[i].name = ws[k]->name;
+			out[i].group_reporting = ws[k]->group_reporting;
 			out[i].logs = &ws[k]->logs;
 			if (job_failed(&out[i]) && rc == 0)
 				rc = 1;

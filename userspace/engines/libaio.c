@@ -103,6 +103,7 @@ const struct engine_ops eng_libaio = {
 	.name = "libaio",
 	.help = "Linux native AIO (libaio), O_DIRECT",
 	.req = BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT,
+	.together = true,
 	.wave = eng_wave,
 	.thread_init = aio_init,
 	.thread_exit = aio_exit,

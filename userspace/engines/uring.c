@@ -151,6 +151,7 @@ const struct engine_ops eng_io_uring = {
 	.name = "io_uring",
 	.help = "io_uring (liburing), O_DIRECT, registered buffers and files",
 	.req = BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT | BLKLOAD_REQ_HIPRI,
+	.together = true,
 	.wave = eng_wave,
 	.thread_init = uring_init,
 	.thread_exit = uring_exit,

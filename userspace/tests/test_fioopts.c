@@ -75,7 +75,7 @@ TEST(lookups)
 	EXPECT_NE(NULL, strstr(o->area, "rbd"));
 	EXPECT_EQ(FIO_FILE, fio_opt_find("nrfiles")->kind);
 	EXPECT_EQ(FIO_FILE, fio_opt_find("nr_files")->kind);
-	EXPECT_EQ(FIO_SAME, fio_opt_find("buffered")->kind);
+	EXPECT_EQ(FIO_SAME, fio_opt_find("end_fsync")->kind);
 	EXPECT_EQ(NULL, fio_opt_find("bogus_option"));
 	EXPECT_EQ(NULL, fio_opt_find("time"));
 }
@@ -88,9 +88,12 @@ TEST(verdicts)
 	memset(err, 0, sizeof(err));
 	f = fmemopen(err, sizeof(err), "w");
 	stderr = f;
-	EXPECT_EQ(FIO_TAKE, fio_opt_check(fio_opt_find("buffered"), "buffered", "0", "x", true));
-	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("buffered"), "buffered", "1", "x", true));
-	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("buffered"), "buffered", NULL, "x", true));
+	EXPECT_EQ(FIO_TAKE, fio_opt_check(fio_opt_find("end_fsync"), "end_fsync", "0", "x", true));
+	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("end_fsync"), "end_fsync", "1", "x", true));
+	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("end_fsync"), "end_fsync", NULL, "x", true));
+	/* A profile's option without profile= is ignored (fio's does nothing); profile= refused. */
+	EXPECT_EQ(FIO_IGNORE, fio_opt_check(fio_opt_find("threads"), "threads", "1", "x", true));
+	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("profile"), "profile", "act", "x", true));
 	EXPECT_EQ(FIO_TAKE, fio_opt_check(fio_opt_find("disk_util"), "disk_util", NULL, "x", true));
 	EXPECT_EQ(FIO_TAKE, fio_opt_check(fio_opt_find("disk_util"), "disk_util", "0", "x", true));
 	EXPECT_EQ(FIO_IGNORE, fio_opt_check(fio_opt_find("directory"), "directory", "/a", "x", true));
@@ -101,7 +104,7 @@ TEST(verdicts)
 	/* The file option warned once. */
 	ASSERT_NE(NULL, strstr(err, "'directory' ignored"));
 	EXPECT_EQ(NULL, strstr(strstr(err, "'directory' ignored") + 1, "'directory' ignored"));
-	EXPECT_NE(NULL, strstr(err, "'buffered=1': blkload's IO never goes through the page cache; blkload takes buffered=0 or buffered=false"))
+	EXPECT_NE(NULL, strstr(err, "'end_fsync=1': blkload does no fsync at the end; blkload takes end_fsync=0 or end_fsync=false"))
 		TH_LOG("%s", err);
 }
 

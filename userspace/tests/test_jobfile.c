@@ -114,10 +114,10 @@ TEST(errors_name_the_line)
 		const char *text, *want;
 	} cases[] = {
 		{ "[a]\nrw=read\nrate=5m\n", ":3: 'rate' is a fio I/O rate option that blkload does not have yet" },
-		{ "[a]\nbuffered=1\n", ":2: 'buffered=1': blkload's IO never goes through the page cache; blkload takes buffered=0" },
 		{ "[a]\nsqthread_poll_cpu=1\n", ":2: 'sqthread_poll_cpu' is an option of fio's io_uring" },
 		{ "[a]\nparse-only\n", ":2: 'parse_only' is one of fio's command-line options" },
-		{ "[a]\nprofile=tiobench\n", ":2: 'profile' belongs to fio's predefined workloads" },
+		{ "[a]\nprofile=tiobench\n", ":2: 'profile' names one of fio's predefined workloads" },
+		{ "[a]\nrw=read\n[b]\nwait_for=c\n", "job [b]: wait_for=c: no job of that name before it" },
 		{ "[a]\nzonemode=zbd\n", ":2: 'zonemode' is a fio zoned device option" },
 		{ "[a]\nbogus=1\n", ":2: 'bogus' is not an option fio or blkload knows" },
 		{ "rw=read\n[a]\n", ":1: an option before any [section]" },
@@ -190,7 +190,7 @@ TEST(fio_comments_and_options)
 	EXPECT_STREQ("--filename=/dev/x", arg(&jf.jobs[0], "--filename"));
 	EXPECT_STREQ("--runtime=30", arg(&jf.jobs[0], "--runtime"));
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--timeout"));
-	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--buffered"));
+	EXPECT_STREQ("--buffered=0", arg(&jf.jobs[0], "--buffered"));
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--disk_util"));
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--end_fsync"));
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--directory"));
@@ -205,6 +205,32 @@ TEST(fio_comments_and_options)
 }
 
 /* A second file waits for the first (fio's implied stonewall), once. */
+/*
+ * fio's wait_for=NAME: the job starts in the wave after that job's (and the
+ * jobs after it with it); a profile's option without profile= is ignored.
+ */
+TEST(wait_for_and_profile_options)
+{
+	struct jobfile jf = { 0 };
+	char err[1024];
+
+	ASSERT_EQ(0, read_text(&jf, "[global]\nthreads=1\n[w]\nrw=read\n[x]\nrw=read\n"
+			       "[r]\nnew_group\nwait_for=w\n[s]\nrw=read\n[t]\nwait_for=w\n",
+			       err, sizeof(err)));
+	ASSERT_EQ(5, jf.nr);
+	EXPECT_EQ(0, jf.jobs[0].wave);
+	EXPECT_EQ(0, jf.jobs[1].wave);
+	EXPECT_EQ(1, jf.jobs[2].wave);
+	EXPECT_EQ(1, jf.jobs[2].groupid);
+	EXPECT_EQ(1, jf.jobs[3].wave);
+	/* w is in an earlier wave already: t starts with the wave it is in. */
+	EXPECT_EQ(1, jf.jobs[4].wave);
+	EXPECT_EQ(NULL, arg(&jf.jobs[2], "--wait_for"));
+	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--threads"));
+	EXPECT_NE(NULL, strstr(err, ":2: 'threads' ignored: an option of fio's tiobench profile"));
+	jobfile_free(&jf);
+}
+
 TEST(second_file_waits)
 {
 	struct jobfile jf = { 0 };

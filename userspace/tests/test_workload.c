@@ -102,19 +102,49 @@ TEST(fio_options_mapped)
 	EXPECT_STREQ("job1", w.name);
 	EXPECT_STREQ("libaio", w.engine);
 	EXPECT_STREQ("/tmp/x.json", w.output);
+	/* fio's numjobs: copies; cpus_allowed, the CPUs they are placed on, one each. */
+	EXPECT_EQ(2, w.numjobs);
+	EXPECT_TRUE(w.have_allowed);
+	EXPECT_FALSE(w.have_cpus);
+	EXPECT_TRUE(w.group_reporting);
+	EXPECT_FALSE(w.buffered);
+	workload_place(&w, 0);
 	s = cpuset_format(&w.cpus);
-	EXPECT_STREQ("2-3", s);
+	EXPECT_STREQ("2", s);
 	free(s);
 	workload_free(&w);
-	/* numjobs with split and no list: the first online CPUs. */
-	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
-		ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "2",
-				   "--cpus_allowed_policy", "split", NULL));
-		EXPECT_EQ(2, cpuset_count(&w.cpus));
-		workload_free(&w);
-	}
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numjobs", "65536",
-			    "--cpus_allowed_policy", "split", NULL));
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs=2", "--cpus_allowed=2-3",
+			   "--randseed=7", NULL));
+	workload_place(&w, 3);
+	s = cpuset_format(&w.cpus);
+	EXPECT_STREQ("3", s);
+	free(s);
+	/* Each copy its own seed (fio's jobs are seeded apart). */
+	EXPECT_NE(7, w.p.randseed);
+	workload_free(&w);
+	/* numjobs alone: the CPUs this process may use, in turn; one copy each. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "65536", NULL));
+	workload_place(&w, 1);
+	EXPECT_EQ(1, cpuset_count(&w.cpus));
+	workload_free(&w);
+	/* --cpus (one job, a queue per CPU) is kept as given by every copy. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "4", "--cpus", "0", NULL));
+	workload_place(&w, 2);
+	s = cpuset_format(&w.cpus);
+	EXPECT_STREQ("0", s);
+	free(s);
+	workload_free(&w);
+	/* fio's direct=0 and buffered=1: the page cache, on libaio when no engine is named. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--direct=0", NULL));
+	EXPECT_TRUE(w.buffered);
+	EXPECT_STREQ("libaio", w.engine);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--buffered=1", "--direct=1", "--ioengine=io_uring",
+			   NULL));
+	EXPECT_FALSE(w.buffered);
+	EXPECT_STREQ("io_uring", w.engine);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numjobs", "65537", NULL));
 	workload_free(&w);
 	/* --filename twice: every name stays valid (they point into copies). */
 	ASSERT_EQ(0, parse(&w, "--filename=/dev/a:/dev/b", "--filename", "/dev/c:/dev/d", NULL));
@@ -229,9 +259,9 @@ TEST(bssplit)
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
-		{ "--direct=0", NULL }, { "--verify=md5", NULL }, { "--cpus_allowed=0-1", NULL },
-		{ "--numjobs=4", NULL }, { "--numjobs=3", "--cpus_allowed_policy=split" },
-		{ "--cpus_allowed=0-1", "--cpus_allowed_policy=split" },
+		{ "--direct=2", NULL }, { "--verify=md5", NULL }, { "--cpus_allowed=0-1", NULL },
+		{ "--cpus_allowed=x", NULL }, { "--numjobs=0", NULL },
+		{ "--cpus_allowed_policy=other", NULL },
 		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate=5m", NULL },
 		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
 	};
@@ -240,12 +270,9 @@ TEST(fio_options_refused)
 		struct workload w;
 		int ret;
 
-		/* The last two pairs need their counterpart to be wrong. */
-		if (i == 4)
-			ret = parse(&w, "--dev", "/dev/x", bad[i][0], bad[i][1], "--cpus_allowed=0-1",
-				    NULL);
-		else if (i == 5)
-			ret = parse(&w, "--dev", "/dev/x", bad[i][0], bad[i][1], "--cpus", "0", NULL);
+		/* cpus_allowed with blkload's --cpus: not both. */
+		if (i == 2)
+			ret = parse(&w, "--dev", "/dev/x", bad[i][0], "--cpus", "0", NULL);
 		else
 			ret = parse(&w, "--dev", "/dev/x", bad[i][0], NULL);
 		EXPECT_EQ(-1, ret) TH_LOG("accepted %s", bad[i][0]);
@@ -356,13 +383,13 @@ TEST(fio_refusals_say_why)
 {
 	static const char *const cases[][2] = {
 		{ "--rate=1m", "'rate' is a fio I/O rate option that blkload does not have yet" },
-		{ "--buffered=1", "'buffered=1': blkload's IO never goes through the page cache" },
+		{ "--buffered=x", "--buffered 'x': a bool" },
 		{ "-cmd_type=nvme", "'cmd_type' is an option of fio's io_uring_cmd" },
 		{ "--steadystate=iops:1%", "'steadystate' is a fio steady state option" },
 		{ "--ss_dur=60", "'ss_dur' is a fio steady state option" },
 		{ "--zonemode=zbd", "'zonemode' is a fio zoned device option" },
 		{ "-sqthread_poll=1", "'sqthread_poll=1': blkload's io_uring engine submits from its own thread" },
-		{ "--profile=act", "'profile' belongs to fio's predefined workloads" },
+		{ "--profile=act", "'profile' names one of fio's predefined workloads" },
 		{ "--end_fsync=1", "'end_fsync=1': blkload does no fsync at the end" },
 		{ "--exitall", "'exitall': blkload's jobs run to their own ends" },
 		{ "--refill_buffers", "'refill_buffers' is a fio buffer option that blkload does not have yet" },

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fio's numjobs, group_reporting, several jobs of a wave on the userspace
+# engines, wait_for and buffered IO (direct=0), next to real fio on the same
+# device in the same run: the same number of job entries and IOs, the
+# device's own counters agreeing; numjobs copies that write share their
+# run's claim, and another process is still kept out.
+. "$(dirname "$0")/lib.sh"
+
+bl_require_root
+bl_not_on_debug_lane "fio's numjobs and group_reporting (userspace)"
+bl_require_cmd blkload python3 fio
+
+ktap_print_header
+ktap_set_plan 9
+bl_mark start
+bl_load
+bl_nullb nr_devices=1 gb=1 irqmode=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=2000
+
+# The device's completed reads and writes (/sys/block/X/stat fields 1 and 5).
+dstat() {
+	awk '{ print $1, $5 }' /sys/block/nullb0/stat
+}
+
+# numjobs=4 without group_reporting: four entries of n IOs each, as fio's,
+# and 4n reads on the device (module, then libaio).
+copies() {
+	local a b
+	a=$(dstat)
+	blkload run --name=c --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 \
+		--number_ios=$n --numjobs=4 --ioengine="$1" --output-format=json >"$tmp/b.json" ||
+		return 1
+	b=$(dstat)
+	fio --name=c --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 --number_ios=$n \
+		--numjobs=4 --ioengine=libaio --direct=1 --output-format=json \
+		--output="$tmp/f.json" >/dev/null 2>&1 || return 1
+	echo "# device reads: $a -> $b"
+	test $(( ${b% *} - ${a% *} )) = $(( 4 * n )) || return 1
+	python3 - "$tmp/f.json" "$tmp/b.json" $n <<'PY'
+import json, sys
+f, b = (json.load(open(p)) for p in sys.argv[1:3])
+n = int(sys.argv[3])
+fj, bj = f['jobs'], b['jobs']
+print('# fio %d entries %s, blkload %d entries %s' % (
+    len(fj), [j['read']['total_ios'] for j in fj], len(bj), [j['read']['total_ios'] for j in bj]))
+ok = len(fj) == len(bj) == 4
+ok &= all(j['read']['total_ios'] == n for j in fj + bj)
+ok &= all(j['jobname'] == 'c' for j in bj)
+ok &= b['all_jobs']['read']['total_ios'] == 4 * n
+sys.exit(not ok)
+PY
+}
+bl_check "numjobs=4 on the module: four jobs of n IOs, as fio's; the device counts 4n" copies kernel
+bl_check "numjobs=4 on libaio (four jobs of a wave together): the same" copies libaio
+
+# group_reporting: one entry summing the copies, with fio's keys.
+grouped() {
+	blkload run --name=g --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 \
+		--number_ios=$n --numjobs=3 --group_reporting --ioengine="$1" \
+		--output-format=json >"$tmp/b.json" || return 1
+	fio --name=g --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 --number_ios=$n \
+		--numjobs=3 --group_reporting --ioengine=libaio --direct=1 --output-format=json \
+		--output="$tmp/f.json" >/dev/null 2>&1 || return 1
+	python3 - "$tmp/f.json" "$tmp/b.json" $n <<'PY'
+import json, sys
+f, b = (json.load(open(p)) for p in sys.argv[1:3])
+n = int(sys.argv[3])
+fj, bj = f['jobs'], b['jobs']
+print('# fio %d entries %s, blkload %d entries %s' % (
+    len(fj), [j['read']['total_ios'] for j in fj], len(bj), [j['read']['total_ios'] for j in bj]))
+missing = [k for k in fj[0]['read'] if k not in bj[0]['read']]
+if missing:
+    print('# missing: %s' % missing)
+ok = len(fj) == len(bj) == 1 and not missing
+ok &= fj[0]['read']['total_ios'] == bj[0]['read']['total_ios'] == 3 * n
+ok &= bj[0]['read']['clat_ns']['N'] == 3 * n
+sys.exit(not ok)
+PY
+}
+bl_check "numjobs=3 group_reporting (module): one entry of 3n IOs, as fio's" grouped kernel
+bl_check "numjobs=3 group_reporting (io_uring): the same" grouped io_uring
+
+# Copies that write share the run's claim: all four write n blocks each; the
+# module and the io_uring engine alike.
+writers() {
+	local a b
+	a=$(dstat)
+	blkload run --name=w --filename=/dev/nullb0 --rw=randwrite --bs=4k --iodepth=4 \
+		--number_ios=$n --numjobs=4 --group_reporting --allow-write --ioengine="$1" \
+		--output-format=json >"$tmp/b.json" || return 1
+	b=$(dstat)
+	echo "# device writes: $a -> $b"
+	test $(( ${b#* } - ${a#* } )) = $(( 4 * n )) &&
+		bl_json "d['jobs'][0]['write']['total_ios'] == $(( 4 * n ))" <"$tmp/b.json"
+}
+both_writers() {
+	writers kernel && writers io_uring
+}
+bl_check "numjobs=4 writers share the run's claim (module, io_uring): 4n writes" both_writers
+
+# Another process is still kept out while the copies write.
+kept_out() {
+	local pid rc=0
+	blkload run --filename=/dev/nullb0 --rw=randwrite --numjobs=2 --runtime=4 --time_based \
+		--allow-write >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	if blkload run --dev /dev/nullb0 --rw=randwrite --number_ios=10 --allow-write \
+		>"$tmp/o.out" 2>&1; then
+		rc=1
+	fi
+	grep -q "claimed\|open by\|in use\|holds it" "$tmp/o.out" || rc=1
+	sed 's/^/# /' "$tmp/o.out"
+	wait $pid || rc=1
+	return $rc
+}
+bl_check "another process writing the same device meanwhile: refused" kept_out
+
+# fio's job file shapes: two jobs of a wave on libaio, then wait_for.
+cat >"$tmp/two.fio" <<EOF
+[global]
+ioengine=libaio
+buffered=0
+rw=randread
+bs=4k
+number_ios=$n
+filename=/dev/nullb0
+directory=/data1	; a file option: ignored with a warning
+
+[file1]
+iodepth=4
+
+[file2]
+iodepth=16
+
+[after]
+wait_for=file1
+new_group
+rw=read
+iodepth=1
+EOF
+jobfile() {
+	blkload run --output-format=json "$tmp/two.fio" >"$tmp/b.json" 2>"$tmp/b.err" || return 1
+	sed 's/^/# /' "$tmp/b.err"
+	bl_json "len(d['jobs']) == 3" \
+		"all(j['read']['total_ios'] == $n for j in d['jobs'])" \
+		"abs(d['jobs'][0]['job_start'] - d['jobs'][1]['job_start']) < 1000" \
+		"d['jobs'][2]['job_start'] > max(d['jobs'][0]['job_start'], d['jobs'][1]['job_start'])" \
+		"d['jobs'][2]['groupid'] == 1" <"$tmp/b.json" &&
+		grep -q "'directory' ignored" "$tmp/b.err"
+}
+bl_check "a job file: two jobs together on libaio, one wait_for after them" jobfile
+
+# direct=0: through the page cache, on libaio when no engine is named; the
+# device reads no more than the IOs done (the cache serves repeats); the
+# module refuses it, saying where it runs.
+buffered() {
+	local a b out
+	echo 1 >/proc/sys/vm/drop_caches
+	a=$(dstat)
+	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --size=8m --number_ios=$n \
+		--direct=0 --output-format=json >"$tmp/b.json" || return 1
+	b=$(dstat)
+	echo "# device reads: $a -> $b"
+	test $(( ${b% *} - ${a% *} )) -gt 0 && test $(( ${b% *} - ${a% *} )) -le $n || return 1
+	bl_json "d['jobs'][0]['read']['total_ios'] == $n" \
+		"d['jobs'][0]['job options']['direct'] == '0'" <"$tmp/b.json" || return 1
+	out=$(blkload run --dev /dev/nullb0 --direct=0 --ioengine=kernel --number_ios=1 2>&1) &&
+		return 1
+	echo "# $out"
+	grep -q "ioengine=libaio or io_uring" <<<"$out"
+}
+bl_check "direct=0: buffered reads on libaio, the page cache serving repeats; the module refuses" buffered
+bl_check "nothing left of blkload" bl_clean
+bl_unload
+bl_mark end
+
+ktap_finished
