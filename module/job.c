@@ -105,21 +105,35 @@ static void bl_workers_stop(struct list_head *stop)
 		bl_worker_stop(w);
 }
 
-/* Closes the job's device, and gives up its share of the write claim after. */
+/*
+ * Closes the job's device, and gives up its share of the write claim after,
+ * under bl_jobs_lock: until then a job of the same owner may still join it
+ * (bl_job_claim()), so that the next wave's job on the device gets the
+ * claim this one may still hold.
+ */
 static void bl_job_close_bdev(struct bl_job *job)
 {
+	struct bl_claim *claim;
+	bool last = false;
+
 	if (job->bdev.bdev)
 		bl_bdev_close(&job->bdev);
-	if (job->claim && refcount_dec_and_test(&job->claim->ref))
-		kfree(job->claim);
+	mutex_lock(&bl_jobs_lock);
+	claim = job->claim;
 	job->claim = NULL;
+	if (claim)
+		last = refcount_dec_and_test(&claim->ref);
+	mutex_unlock(&bl_jobs_lock);
+	if (last)
+		kfree(claim);
 }
 
 /*
  * The holder for a writing job's claim on @path: that of a job the same
- * socket made on the same path that has not begun to close (fio's jobs on
- * one file are one user's load), or a new one. Only jobs with an owner
- * share; another process's jobs stay kept out by the claim.
+ * socket made on the same path whose claim is not given up yet (fio's jobs
+ * on one file are one user's load; a closing one's may still hold the
+ * device), or a new one. Only jobs with an owner share; another process's
+ * jobs stay kept out by the claim.
  */
 static int bl_job_claim(struct bl_job *job, const char *path)
 {
@@ -132,8 +146,8 @@ static int bl_job_claim(struct bl_job *job, const char *path)
 	refcount_set(&fresh->ref, 1);
 	mutex_lock(&bl_jobs_lock);
 	xa_for_each(&bl_jobs, idx, j) {
-		if (!job->owner.sk || j == job || !j->claim || j->bdev_gone ||
-		    j->owner.sk != job->owner.sk || strcmp(j->path, path))
+		if (!job->owner.sk || j == job || !j->claim || j->owner.sk != job->owner.sk ||
+		    strcmp(j->path, path))
 			continue;
 		refcount_inc(&j->claim->ref);
 		job->claim = j->claim;

@@ -297,6 +297,78 @@ static int plan_files(struct plan *p, const struct workload *cl, int argc, char 
 	return 0;
 }
 
+/* Whether @name is one of fio's engines (fio --enghelp, fio 3.33 and later ones). */
+static bool fio_engine(const char *name)
+{
+	static const char *const fio_engines[] = {
+		"cpuio", "mmap", "null", "net", "netsplice", "ftruncate", "filecreate", "filestat",
+		"filedelete", "dircreate", "dirstat", "dirdelete", "exec", "falloc", "e4defrag",
+		"splice", "gfapi", "gfapi_async", "mtd", "sg", "io_uring_cmd", "nbd", "rdma", "rados",
+		"pmemblk", "dev-dax", "libpmem", "libhdfs", "libiscsi", "libzbc", "http", "nfs",
+		"windowsaio", "solarisaio", "binject", "guasi", "librpma_apm_client",
+		"librpma_apm_server", "librpma_gpspm_client", "librpma_gpspm_server", "xnvme",
+		"libblkio", "libcufile", "ime_psync", "ime_psyncv", "ime_aio", "cpp_null",
+		"external", "spdk",
+	};
+
+	for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
+		if (!strcmp(name, fio_engines[i]))
+			return true;
+	return !strncmp(name, "external:", 9);
+}
+
+/* @s for a shell: as it is when it holds nothing a shell reads, else in single quotes. */
+static void shell_word(const char *s)
+{
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+%@-") ==
+		  strlen(s)) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*s);
+	putchar('\'');
+}
+
+/*
+ * fio's --showcmd: the job files as one command line that runs the same
+ * jobs (blkload's and fio's names, [global] folded into each job; a new
+ * wave is --stonewall, a new group --new_group, as the command line reads
+ * them).
+ */
+static int showcmd(const struct workload *cl)
+{
+	struct jobfile jf = { 0 };
+	int rc = 2;
+
+	for (unsigned int f = 0; f < cl->nr_jobfiles; f++)
+		if (jobfile_read(&jf, cl->jobfiles[f], workload_option_known))
+			goto out;
+	fputs("blkload fio", stdout);
+	for (unsigned int j = 0; j < jf.nr; j++) {
+		const struct jobfile_job *jj = &jf.jobs[j];
+
+		for (unsigned int a = 0; a < jj->argc; a++) {
+			putchar(' ');
+			shell_word(jj->argv[a]);
+			/* After its --name: where a job's own options begin. */
+			if (!a && j && jj->wave != jf.jobs[j - 1].wave)
+				fputs(" --stonewall", stdout);
+			else if (!a && j && jj->groupid != jf.jobs[j - 1].groupid)
+				fputs(" --new_group", stdout);
+		}
+	}
+	putchar('\n');
+	rc = 0;
+out:
+	jobfile_free(&jf);
+	return rc;
+}
+
 /* The time series as CSV (--samples-csv) and fio's log files, job by job (N from 1). */
 static int write_series(const struct job *jobs, unsigned int n, const struct workload *w0)
 {
@@ -344,6 +416,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	bool netlink = false, nl_open = false, parse_only = false;
 	struct wave_env env = { .nl = &nl, .json = ctx->json, .pretty = ctx->pretty };
 	uint32_t nwaves = 0;
+	unsigned int wave_first = 0;
 	char **devs = NULL;
 	unsigned int ndevs = 0;
 	int ret, rc = 2;
@@ -356,12 +429,20 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	} else if ((ret = workload_parse_args(&cl, argc, argv, cmd, true))) {
 		workload_free(&cl);
 		return ret > 0 ? 0 : 2;
+	} else if (cl.showcmd) {
+		if (!cl.nr_jobfiles)
+			fprintf(stderr, "blkload: %s: --showcmd turns job files into a command line: give one\n",
+				cmd);
+		else
+			rc = showcmd(&cl);
+		goto out;
 	} else if (cl.nr_jobfiles) {
 		if (plan_files(&p, &cl, argc, argv, cmd))
 			goto out;
 		workload_free(&cl);
 	} else {
 		workload_free(&cl);
+		memset(&cl, 0, sizeof(cl));
 		/* Parsed again in plan_add(), once per numjobs copy. */
 		if (plan_add(&p, argc, argv, cmd, 0, 0, true))
 			goto out;
@@ -379,6 +460,11 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		if (detached && !w->sample_given)
 			w->p.sample_ns = 0;
 		ops = engine_find(w->engine);
+		if (!ops && fio_engine(w->engine)) {
+			fprintf(stderr, "blkload: %s: --ioengine=%s: fio's %s engine is not a block-device path blkload drives (its engines: kernel, io_uring, libaio, librbd; fio's psync, sync, pvsync, pvsync2, vsync and posixaio run on libaio)\n",
+				cmd, w->engine, w->engine);
+			goto out;
+		}
 		if (!ops) {
 			fprintf(stderr, "blkload: --ioengine '%s': no such engine; there are:\n",
 				w->engine);
@@ -392,6 +478,23 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 				w->name ? "]: " : "");
 			goto out;
 		}
+		/* What a request through the page cache is not: polled, FUA, nowait, zeroes. */
+		if (w->buffered && !ops->images &&
+		    (w->p.req & (BLKLOAD_REQ_HIPRI | BLKLOAD_REQ_FUA | BLKLOAD_REQ_NOWAIT |
+				 BLKLOAD_REQ_PREFLUSH | BLKLOAD_REQ_WRITE_ZEROES))) {
+			char *names = req_names(w->p.req & (BLKLOAD_REQ_HIPRI | BLKLOAD_REQ_FUA |
+							    BLKLOAD_REQ_NOWAIT |
+							    BLKLOAD_REQ_PREFLUSH |
+							    BLKLOAD_REQ_WRITE_ZEROES));
+
+			fprintf(stderr, "blkload: %s: direct=0 (buffered IO) with %s: those are the device's requests, which the page cache does not pass on; direct=1 has them\n",
+				cmd, names);
+			free(names);
+			goto out;
+		}
+		if (w->buffered && w->p.verify)
+			fprintf(stderr, "blkload: %s: direct=0 with verify: the reads back come from the page cache, not the device (as fio's)\n",
+				cmd);
 		if (w->buffered && ops->images) {
 			fprintf(stderr, "blkload: %s: %s%s%sdirect=0 ignored on librbd, as fio's rbd engine does: its cache is rbd_cache (ceph.conf)\n",
 				cmd, w->name ? "job [" : "", w->name ? w->name : "",
@@ -400,17 +503,15 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		}
 		netlink |= ops->netlink;
 		nwaves = p.wave[i] + 1 > nwaves ? p.wave[i] + 1 : nwaves;
-		for (unsigned int k = 0; k < p.nw; k++) {
-			if (p.wave[k] != p.wave[i])
-				continue;
-			in_wave++;
-			/* The module's jobs and the userspace engines' are run apart. */
-			if (engine_find(p.w[k].engine) &&
-			    engine_find(p.w[k].engine)->netlink != ops->netlink) {
-				fprintf(stderr, "blkload: %s: job [%s]: jobs that run together run on the module or on userspace engines, not both: 'stonewall' runs them one after the other, or --ioengine on the command line puts every job on one\n",
-					cmd, w->name ? w->name : "?");
-				goto out;
-			}
+		/* A wave's jobs stand together in the plan, in order. */
+		if (!i || p.wave[i] != p.wave[i - 1])
+			wave_first = i;
+		in_wave = i > wave_first || (i + 1 < p.nw && p.wave[i + 1] == p.wave[i]) ? 2 : 1;
+		/* The module's jobs and the userspace engines' are run apart. */
+		if (engine_find(p.w[wave_first].engine)->netlink != ops->netlink) {
+			fprintf(stderr, "blkload: %s: job [%s]: jobs that run together run on the module or on userspace engines, not both: 'stonewall' runs them one after the other, or --ioengine on the command line puts every job on one\n",
+				cmd, w->name ? w->name : "?");
+			goto out;
 		}
 		if (!ops->together && in_wave > 1) {
 			fprintf(stderr, "blkload: %s: job [%s]: the %s engine runs one job at a time: 'stonewall' runs them one after the other\n",
@@ -433,6 +534,13 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		if (p.w[i].start_at_ns != w0->start_at_ns) {
 			fprintf(stderr, "blkload: %s: job [%s]: --start-at differs from the first job's: one moment starts the run\n",
 				cmd, p.w[i].name ? p.w[i].name : "?");
+			goto out;
+		}
+	/* Detached jobs have no run to share a write claim: each claims the device. */
+	for (unsigned int i = 0; detached && i < p.nw; i++)
+		if (p.w[i].numjobs > 1 && bl_params_changes(&p.w[i].p) && !p.w[i].p.force &&
+		    !w0->start_at_ns) {
+			fprintf(stderr, "blkload: start: numjobs copies that write one device need run (or --start-at): detached jobs each claim the device\n");
 			goto out;
 		}
 	if (detached && (w0->output || nwaves > 1)) {
@@ -482,9 +590,16 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 
 		if (!bl_params_changes(&w->p) || w->p.force || engine_find(w->engine)->images)
 			continue;
-		for (unsigned int d = 0; d < w->nr_devs; d++)
-			if (bl_write_guard(w->devs[d]))
+		for (unsigned int d = 0; d < w->nr_devs; d++) {
+			/* Each device once (numjobs copies name the same ones). */
+			bool seen = false;
+
+			for (unsigned int k = 0; k < i && !seen; k++)
+				for (unsigned int e = 0; p.w[k].guarded && e < p.w[k].nr_devs; e++)
+					seen |= !strcmp(p.w[k].devs[e], w->devs[d]);
+			if (!seen && bl_write_guard(w->devs[d]))
 				goto out;
+		}
 		w->guarded = true;
 	}
 	rc = 2;

@@ -121,28 +121,112 @@ static void print_values(const struct fio_opt *o, const char *name)
 		fprintf(stderr, "%s%s alone", first ? "" : " or ", name);
 }
 
+bool fio_opts_verbose;
+
+static const char *kind_text(const struct fio_opt *o)
+{
+	switch (o->kind) {
+	case FIO_SAME:
+		return "accepted for the values blkload behaves as (others refused)";
+	case FIO_FILE:
+		return "a file option: ignored on a block device, with one warning";
+	case FIO_ENGINE:
+		return "an option of fio's engines that blkload's do not have: refused";
+	case FIO_CLI:
+		return "one of fio's command-line options that blkload does not have: refused";
+	case FIO_PROFILE:
+		return "fio's predefined workloads: profile= refused, a profile's options ignored";
+	case FIO_LATER:
+	default:
+		return "not in blkload yet: refused";
+	}
+}
+
+static void help_one(FILE *f, const struct fio_opt *o, int (*known)(const char *name))
+{
+	char *ours = fio_opt_ours(o, known);
+
+	fprintf(f, "%s", o->name);
+	if (o->aliases[0])
+		fprintf(f, " (%s)", o->aliases);
+	fprintf(f, ": fio's %s option: ", o->area);
+	if (ours)
+		fprintf(f, "blkload's --%s ('blkload run --help')\n", ours);
+	else if (o->kind == FIO_SAME)
+		fprintf(f, "accepted as %s%s: %s; other values refused\n",
+			strcmp(o->ok, "*") ? "" : "any value", strcmp(o->ok, "*") ? o->ok : "",
+			o->why);
+	else
+		fprintf(f, "%s\n", kind_text(o));
+	free(ours);
+}
+
+int fio_opt_help(FILE *f, const char *name, int (*known)(const char *name))
+{
+	const struct fio_opt *o;
+
+	if (!name || !strcmp(name, "all")) {
+		for (size_t i = 0; i < sizeof(fio_opts) / sizeof(fio_opts[0]); i++)
+			help_one(f, &fio_opts[i], known);
+		return 0;
+	}
+	o = fio_opt_find(name);
+	if (o) {
+		help_one(f, o, known);
+		return 0;
+	}
+	if (!known(name)) {
+		fprintf(f, "%s: blkload's own option ('blkload run --help')\n", name);
+		return 0;
+	}
+	fprintf(stderr, "blkload: --cmdhelp %s: not an option fio or blkload knows\n", name);
+	return -1;
+}
+
 /* File options already warned about in this run: each once. */
 static const struct fio_opt **warned;
 static size_t nr_warned;
+
+/* Whether @o was warned about in this run; it is from now on. */
+static bool warned_before(const struct fio_opt *o)
+{
+	for (size_t i = 0; i < nr_warned; i++)
+		if (warned[i] == o)
+			return true;
+	warned = xrealloc(warned, (nr_warned + 1) * sizeof(*warned));
+	warned[nr_warned++] = o;
+	return false;
+}
 
 enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const char *val,
 			       const char *where, bool in_file)
 {
 	switch (o->kind) {
 	case FIO_SAME:
-		if (value_ok(o, val))
+		if (value_ok(o, val)) {
+			if (fio_opts_verbose && !warned_before(o))
+				fprintf(stderr, "blkload: %s: '%s%s%s' accepted: %s\n", where, name,
+					val ? "=" : "", val ? val : "", o->why);
 			return FIO_TAKE;
+		}
+		/*
+		 * fio's offload keeps a rate when a submission blocks and times
+		 * IOs from when they were due; blkload submits inline and, with
+		 * rate_iops, reports latency from each IO's due time too.
+		 */
+		if (!strcmp(o->name, "io_submit_mode") && val && !strcmp(val, "offload")) {
+			fprintf(stderr, "blkload: %s: 'io_submit_mode=offload' taken as inline: blkload submits from the thread that reaps, and with rate_iops reports latency from each IO's due time as well\n",
+				where);
+			return FIO_IGNORE;
+		}
 		fprintf(stderr, "blkload: %s: '%s%s%s': %s; blkload takes ", where, name,
 			val ? "=" : "", val ? val : "", o->why);
 		print_values(o, name);
 		fputc('\n', stderr);
 		return FIO_REFUSE;
 	case FIO_FILE:
-		for (size_t i = 0; i < nr_warned; i++)
-			if (warned[i] == o)
-				return FIO_IGNORE;
-		warned = xrealloc(warned, (nr_warned + 1) * sizeof(*warned));
-		warned[nr_warned++] = o;
+		if (warned_before(o))
+			return FIO_IGNORE;
 		fprintf(stderr, "blkload: %s: '%s' ignored: fio's option for files in a filesystem; blkload drives the block devices named by filename (--dev)\n",
 			where, name);
 		return FIO_IGNORE;
@@ -164,6 +248,8 @@ enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const 
 		 * (which blkload refuses): fio takes them and ignores them.
 		 */
 		if (strcmp(o->name, "profile")) {
+			if (warned_before(o))
+				return FIO_IGNORE;
 			fprintf(stderr, "blkload: %s: '%s' ignored: an option of fio's %s, which does nothing without profile=\n",
 				where, name, o->area);
 			return FIO_IGNORE;

@@ -10,6 +10,7 @@
 #define BLKLOAD_FIOOPTS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 enum fio_kind {
 	FIO_SAME,	/* blkload behaves that way for the values in ok */
@@ -53,6 +54,16 @@ enum fio_verdict {
  */
 enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const char *val,
 			       const char *where, bool in_file);
+
+/* --verbose: an accepted option says why (what blkload does for that value). */
+extern bool fio_opts_verbose;
+
+/*
+ * fio's --cmdhelp: what blkload does with fio option @name (NULL or "all":
+ * every option fio documents), to @f; @known(name) is 0 for a name blkload
+ * takes. Returns 0, or -1 when neither fio nor blkload has @name.
+ */
+int fio_opt_help(FILE *f, const char *name, int (*known)(const char *name));
 
 /* Whether @s is one of fio's bool values (0 1 true false yes no on off). */
 bool fio_bool_word(const char *s);

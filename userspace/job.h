@@ -67,6 +67,7 @@ struct job {
 	unsigned int nr_cpus;
 	/* statistics */
 	uint64_t elapsed, cpu_time, inflight, stall_max;
+	uint64_t runtime_sum;		/* group_reporting: its jobs' times added up (fio's job_runtime) */
 	uint64_t start_ms;		/* wall clock (ms since the epoch) when it was started */
 	uint64_t depth_ns[BL_DEPTH_NR];	/* time at each IO depth level, all queues */
 	uint64_t usr_ns;		/* userspace engines: the user part of cpu_time */

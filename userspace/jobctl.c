@@ -218,12 +218,19 @@ int job_simple(struct bl_nl *nl, uint8_t cmd, uint32_t id)
 
 int jobs_start(struct bl_nl *nl, const uint32_t *ids, unsigned int n)
 {
-	struct nl_msg *msg = bl_nl_msg(nl, BLKLOAD_CMD_JOB_START, 0);
+	/* One request for the wave, sized for every id (a page holds ~500). */
+	struct nl_msg *msg = bl_nl_msg_size(nl, BLKLOAD_CMD_JOB_START, 0,
+					    (size_t)n * (size_t)nla_total_size(4));
 
 	if (!msg)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < n; i++)
-		nla_put_u32(msg, BLKLOAD_A_JOB_ID, ids[i]);
+	for (unsigned int i = 0; i < n; i++) {
+		if (nla_put_u32(msg, BLKLOAD_A_JOB_ID, ids[i])) {
+			nlmsg_free(msg);
+			fputs("blkload: job-start: the request does not hold every job\n", stderr);
+			return -EMSGSIZE;
+		}
+	}
 	return bl_nl_talk(nl, msg, NULL, NULL);
 }
 
@@ -590,9 +597,10 @@ void jobs_detach(struct bl_nl *nl, const struct job *jobs, unsigned int n)
 }
 
 /*
- * fio's group_reporting: a group whose jobs (any of them) asked for it is
- * one entry, its jobs summed (its first job's name, device and options,
- * fio's "jobs=N"); the other jobs as they are. Returns the entries (@own[i]:
+ * fio's group_reporting: the jobs of a group that asked for it are one
+ * entry, summed (the first one's name, device and options, fio's "jobs=N",
+ * its job_runtime and CPU shares over the jobs' times added up); the other
+ * jobs as they are. Returns the entries (@own[i]:
  * made here, to be cleared) and their count.
  */
 static struct job *report_groups(struct job *jobs, unsigned int n, bool **own,
@@ -603,17 +611,16 @@ static struct job *report_groups(struct job *jobs, unsigned int n, bool **own,
 
 	*own = xcalloc(n ? n : 1, sizeof(**own));
 	for (unsigned int i = 0; i < n; i++) {
-		bool grouped = false, first = true;
+		bool first = true;
 		struct job *g;
 
-		for (unsigned int m = 0; m < n; m++) {
-			grouped |= jobs[m].groupid == jobs[i].groupid && jobs[m].group_reporting;
-			first &= !(m < i && jobs[m].groupid == jobs[i].groupid);
-		}
-		if (!grouped) {
+		/* fio's: the jobs of a group that asked for it are one entry; the others apart. */
+		if (!jobs[i].group_reporting) {
 			shown[k++] = jobs[i];
 			continue;
 		}
+		for (unsigned int m = 0; m < i; m++)
+			first &= !(jobs[m].groupid == jobs[i].groupid && jobs[m].group_reporting);
 		if (!first)
 			continue;
 		g = &shown[k];
@@ -635,9 +642,12 @@ static struct job *report_groups(struct job *jobs, unsigned int n, bool **own,
 		g->ramp_done = jobs[i].ramp_done;
 		g->group_reporting = true;
 		for (unsigned int m = i; m < n; m++) {
-			if (jobs[m].groupid != jobs[i].groupid)
+			if (jobs[m].groupid != jobs[i].groupid || !jobs[m].group_reporting)
 				continue;
 			job_sum(g, &jobs[m]);
+			g->runtime_sum += jobs[m].elapsed;
+			for (unsigned int v = 0; v < jobs[m].nvrep && g->nvrep < 16; v++)
+				g->vrep[g->nvrep++] = jobs[m].vrep[v];
 			g->vchecked += jobs[m].vchecked;
 			g->vskipped += jobs[m].vskipped;
 			g->verrors += jobs[m].verrors;

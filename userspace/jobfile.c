@@ -179,9 +179,10 @@ static int add_job(struct jobfile *jf, const struct section *g, const struct sec
 	}
 	optlist_free(&all);
 	if (jf->nr) {
-		if (after >= 0 && jf->jobs[after].wave == jf->jobs[jf->nr - 1].wave)
-			stonewall = true;
-		j->wave = jf->jobs[jf->nr - 1].wave + stonewall;
+		/* wait_for: a wave after that job's; not a new group (fio's is not one either). */
+		bool wait = after >= 0 && jf->jobs[after].wave == jf->jobs[jf->nr - 1].wave;
+
+		j->wave = jf->jobs[jf->nr - 1].wave + (stonewall || wait);
 		j->groupid = jf->jobs[jf->nr - 1].groupid + (stonewall || new_group);
 	}
 	jf->nr++;
@@ -240,28 +241,80 @@ static int check_option(char **k, const char *v, const char *path, unsigned int 
 	return verdict == FIO_REFUSE ? -1 : 0;
 }
 
-int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *name))
+/* A file being read: the job file, or one it includes (fio's include). */
+struct src {
+	FILE *f;
+	char *path;
+	unsigned int line;
+};
+
+#define INCLUDE_DEPTH	16
+
+/*
+ * fio's "include FILE": the name as given when it exists, else beside the
+ * file that includes it, as fio looks for it; pushed on @srcs.
+ */
+static int src_push(struct src *srcs, unsigned int *n, const char *name)
+{
+	const struct src *from = *n ? &srcs[*n - 1] : NULL;
+	const char *slash = from ? strrchr(from->path, '/') : NULL;
+	char *path;
+	FILE *f;
+
+	if (*n == INCLUDE_DEPTH) {
+		fprintf(stderr, "blkload: %s:%u: include nested deeper than %d files\n",
+			from->path, from->line, INCLUDE_DEPTH);
+		return -1;
+	}
+	if (from && access(name, F_OK) && slash)
+		path = xasprintf("%.*s%s", (int)(slash - from->path + 1), from->path, name);
+	else
+		path = xstrdup(name);
+	f = fopen(path, "r");
+	if (!f) {
+		if (from)
+			fprintf(stderr, "blkload: %s:%u: include %s: %s\n", from->path, from->line,
+				path, strerror(errno));
+		else
+			fprintf(stderr, "blkload: %s: %s\n", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	srcs[*n] = (struct src){ .f = f, .path = path };
+	(*n)++;
+	return 0;
+}
+
+int jobfile_read(struct jobfile *jf, const char *file, int (*known)(const char *name))
 {
 	struct section global = { 0 }, cur = { 0 };
 	bool in_global = false, any = false, first_global = jf->nr == 0;
-	unsigned int first = jf->nr;
+	unsigned int first = jf->nr, nsrc = 0;
+	struct src srcs[INCLUDE_DEPTH];
 	char *buf = NULL;
 	size_t cap = 0;
-	unsigned int line = 0;
 	int ret = -1;
-	FILE *f;
 
-	f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "blkload: %s: %s\n", path, strerror(errno));
+	if (src_push(srcs, &nsrc, file))
 		return -1;
-	}
 	global.name = xstrdup("global");
-	while (getline(&buf, &cap, f) >= 0) {
-		char *s = trim(buf), *eq, *key, *val, *name;
+	for (;;) {
+		struct src *top = &srcs[nsrc - 1];
+		const char *path = top->path;
+		char *s, *eq, *key, *val, *name;
+		unsigned int line;
 		int kind;
 
-		line++;
+		if (getline(&buf, &cap, top->f) < 0) {
+			if (nsrc == 1)
+				break;
+			fclose(top->f);
+			free(top->path);
+			nsrc--;
+			continue;
+		}
+		line = ++top->line;
+		s = trim(buf);
 		/* fio's comments: from the first ';' or '#' anywhere on the line, values included. */
 		s[strcspn(s, ";#")] = 0;
 		s = trim(s);
@@ -269,6 +322,12 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 			continue;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
+
+			if (nsrc > 1) {
+				fprintf(stderr, "blkload: %s:%u: an included file holds no [section] (fio's rule)\n",
+					path, line);
+				goto out;
+			}
 
 			if (!end || end == s + 1 || *trim(end + 1)) {
 				fprintf(stderr, "blkload: %s:%u: a section is \"[name]\"\n", path, line);
@@ -292,14 +351,15 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 			any = true;
 			continue;
 		}
-		if (!strncmp(s, "include ", 8)) {
-			fprintf(stderr, "blkload: %s:%u: 'include' is not supported: one file per argument\n",
-				path, line);
-			goto out;
-		}
 		if (!any) {
 			fprintf(stderr, "blkload: %s:%u: an option before any [section]\n", path, line);
 			goto out;
+		}
+		/* fio's include: its lines read here, in this section. */
+		if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {
+			if (src_push(srcs, &nsrc, trim(s + 8)))
+				goto out;
+			continue;
 		}
 		eq = strchr(s, '=');
 		if (eq)
@@ -337,14 +397,18 @@ int jobfile_read(struct jobfile *jf, const char *path, int (*known)(const char *
 		goto out;
 	if (jf->nr == first) {
 		fprintf(stderr, "blkload: %s: no job in the file (a [name] section other than [global])\n",
-			path);
+			file);
 		goto out;
 	}
 	file_stonewall(jf, first);
 	ret = 0;
 out:
 	free(buf);
-	fclose(f);
+	while (nsrc) {
+		nsrc--;
+		fclose(srcs[nsrc].f);
+		free(srcs[nsrc].path);
+	}
 	section_clear(&global);
 	section_clear(&cur);
 	return ret;

@@ -81,7 +81,14 @@ void bl_nl_close(struct bl_nl *nl)
 
 struct nl_msg *bl_nl_msg(struct bl_nl *nl, uint8_t cmd, int flags)
 {
-	struct nl_msg *msg = nlmsg_alloc();
+	return bl_nl_msg_size(nl, cmd, flags, 0);
+}
+
+struct nl_msg *bl_nl_msg_size(struct bl_nl *nl, uint8_t cmd, int flags, size_t payload)
+{
+	/* libnl's default is a page; a request with more attributes asks for more. */
+	struct nl_msg *msg = payload ? nlmsg_alloc_size(NLMSG_HDRLEN + GENL_HDRLEN + payload + 64) :
+				       nlmsg_alloc();
 
 	if (!msg)
 		return NULL;

@@ -41,6 +41,8 @@ void bl_nl_close(struct bl_nl *nl);
 
 /* A request for @cmd with @flags (NLM_F_DUMP, ...); NULL on failure. */
 struct nl_msg *bl_nl_msg(struct bl_nl *nl, uint8_t cmd, int flags);
+/* The same, with room for @payload bytes of attributes (0: libnl's default, a page). */
+struct nl_msg *bl_nl_msg_size(struct bl_nl *nl, uint8_t cmd, int flags, size_t payload);
 
 /*
  * Sends @msg (always consumed) and waits for the reply. @parse runs once per

@@ -308,6 +308,12 @@ static void text_verify(const struct job *j)
 		printf("    and %" PRIu64 " more\n", j->verrors - j->nvrep);
 }
 
+/* fio's job_runtime: the job's time, or a group's jobs' times added up. */
+static uint64_t job_runtime(const struct job *j)
+{
+	return j->runtime_sum ? j->runtime_sum : j->elapsed;
+}
+
 static void json_job(struct out *o, const char *key, const struct job *j, const char *name,
 		     const struct report_opts *ro)
 {
@@ -393,7 +399,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	out_u64(o, "total_ios", NULL, 0, NULL);
 	json_lat(o, "lat_ns", &none.lat, 0, NULL, ro);
 	out_end_object(o);
-	out_u64(o, "job_runtime", NULL, (j->elapsed + 500000) / 1000000, NULL);
+	out_u64(o, "job_runtime", NULL, (job_runtime(j) + 500000) / 1000000, NULL);
 	out_u64(o, "cpu_ns", NULL, j->cpu_time, NULL);
 	out_double(o, "cpu_ns_per_io", NULL, ios ? (double)j->cpu_time / (double)ios : 0, 2,
 		   NULL);
@@ -404,10 +410,10 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 	 * (getrusage), after the ramp.
 	 */
 	out_double(o, "usr_cpu", NULL,
-		   j->elapsed ? 100.0 * (double)j->usr_ns / (double)j->elapsed : 0, 6, NULL);
+		   job_runtime(j) ? 100.0 * (double)j->usr_ns / (double)job_runtime(j) : 0, 6, NULL);
 	out_double(o, "sys_cpu", NULL,
-		   j->elapsed ? 100.0 * (double)(j->cpu_time - j->usr_ns) / (double)j->elapsed : 0,
-		   6, NULL);
+		   job_runtime(j) ? 100.0 * (double)(j->cpu_time - j->usr_ns) /
+				    (double)job_runtime(j) : 0, 6, NULL);
 	out_u64(o, "ctx", NULL, j->ctx, NULL);
 	out_u64(o, "majf", NULL, 0, NULL);
 	out_u64(o, "minf", NULL, 0, NULL);
@@ -625,8 +631,9 @@ static void text_dist(const struct job *j)
 	}
 	op_clear(&all);
 	printf("  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", %.0f ns/IO on %u queues\n",
-	       j->elapsed ? 100.0 * (double)j->usr_ns / (double)j->elapsed : 0.0,
-	       j->elapsed ? 100.0 * (double)(j->cpu_time - j->usr_ns) / (double)j->elapsed : 0.0,
+	       job_runtime(j) ? 100.0 * (double)j->usr_ns / (double)job_runtime(j) : 0.0,
+	       job_runtime(j) ? 100.0 * (double)(j->cpu_time - j->usr_ns) /
+				(double)job_runtime(j) : 0.0,
 	       j->ctx,
 	       job_ios(j) ? (double)j->cpu_time / (double)job_ios(j) : 0.0,
 	       j->nr_cpus);

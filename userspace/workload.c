@@ -40,6 +40,8 @@ static const struct wopt wopts[] = {
 	{ "readwrite", required_argument, OPT_RW, NULL, NULL },
 	{ "rwmixread", required_argument, OPT_RWMIXREAD, "PCT", "reads in rw/randrw (50)" },
 	{ "rwmixwrite", required_argument, OPT_RWMIXWRITE, "PCT", "writes in rw/randrw (50)" },
+	{ "rate", required_argument, OPT_RATE, "BYTES[,W[,T]]",
+	  "fio's: bytes a second, of the job's one direction, as rate_iops of bs" },
 	{ "rate_iops", required_argument, OPT_RATE_IOPS, "N",
 	  "IOs a second per job, spread over its queues; latency also from each IO's due time" },
 	{ "rate_process", required_argument, OPT_RATE_PROCESS, "linear|poisson",
@@ -170,6 +172,12 @@ static const struct wopt wopts[] = {
 	  "fio's: 2^N buckets merged, 2 to 6 (2; fio's 0 and 1 are finer than the samples)" },
 	{ "parse-only", no_argument, OPT_PARSE_ONLY, NULL,
 	  "fio's: read the options and job files, say what is wrong, and exit (no device or module)" },
+	{ "verbose", no_argument, OPT_VERBOSE, NULL,
+	  "say what each accepted fio option means here" },
+	{ "cmdhelp", optional_argument, OPT_CMDHELP, "OPT",
+	  "fio's: what blkload does with fio option OPT (all of them without OPT)" },
+	{ "showcmd", no_argument, OPT_SHOWCMD, NULL,
+	  "fio's: the job files as one command line (blkload fio ...), then exit" },
 	{ "help", no_argument, OPT_HELP, NULL, "this text" },
 };
 
@@ -546,7 +554,8 @@ int workload_option_known(const char *name)
 		}
 		if (*a || *b)
 			continue;
-		if (o->val == OPT_HELP || o->val == OPT_OUTPUT || o->val == OPT_PARSE_ONLY)
+		if (o->val == OPT_HELP || o->val == OPT_OUTPUT || o->val == OPT_PARSE_ONLY ||
+		    o->val == OPT_VERBOSE || o->val == OPT_CMDHELP || o->val == OPT_SHOWCMD)
 			return -1;
 		return 0;
 	}
@@ -595,6 +604,8 @@ static int add_filenames(struct workload *w, const char *list)
  */
 static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
 {
+	cpu_set_t may;
+
 	if (!allowed)
 		return 0;
 	if (w->have_cpus) {
@@ -605,13 +616,24 @@ static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
 	cpuset_free(&w->allowed);
 	if (parse_cpulist(allowed, &w->allowed) || !cpuset_count(&w->allowed))
 		return bad_value("cpus_allowed", allowed, "a CPU list such as 0-3,8");
+	/* As fio: every CPU of the list one this process may run on. */
+	CPU_ZERO(&may);
+	if (sched_getaffinity(0, sizeof(may), &may))
+		CPU_SET(0, &may);
+	for (unsigned int c = 0; c < cpuset_limit(&w->allowed); c++) {
+		if (cpuset_test(&w->allowed, c) && (c >= CPU_SETSIZE || !CPU_ISSET(c, &may))) {
+			fprintf(stderr, "blkload: %s: --cpus_allowed %s: CPU %u is not one this process may run on (online, in its affinity)\n",
+				cmd, allowed, c);
+			return -1;
+		}
+	}
 	w->have_allowed = true;
 	return 0;
 }
 
 void workload_place(struct workload *w, unsigned int clone)
 {
-	unsigned int n = 0, at, cpu = 0;
+	unsigned int n, at, cpu = 0;
 	cpu_set_t set;
 
 	w->clone = clone;
@@ -619,16 +641,20 @@ void workload_place(struct workload *w, unsigned int clone)
 	w->p.randseed += (uint64_t)clone * 0x9e3779b97f4a7c15ULL;
 	if (w->have_cpus || (!w->have_allowed && w->numjobs <= 1))
 		return;
-	CPU_ZERO(&set);
-	if (!w->have_allowed && sched_getaffinity(0, sizeof(set), &set))
+	if (w->have_allowed) {
+		/* fio_cpus() checked them: CPUs this process may use, below CPU_SETSIZE. */
+		CPU_ZERO(&set);
+		for (unsigned int c = 0; c < cpuset_limit(&w->allowed) && c < CPU_SETSIZE; c++)
+			if (cpuset_test(&w->allowed, c))
+				CPU_SET(c, &set);
+	} else if (sched_getaffinity(0, sizeof(set), &set)) {
+		CPU_ZERO(&set);
 		CPU_SET(0, &set);
-	for (unsigned int c = 0; c < CPU_SETSIZE; c++)
-		n += w->have_allowed ? cpuset_test(&w->allowed, c) : CPU_ISSET(c, &set);
+	}
+	n = (unsigned int)CPU_COUNT(&set);
 	at = n ? clone % n : 0;
 	for (unsigned int c = 0; c < CPU_SETSIZE; c++) {
-		if (!(w->have_allowed ? cpuset_test(&w->allowed, c) : CPU_ISSET(c, &set)))
-			continue;
-		if (!at--) {
+		if (CPU_ISSET(c, &set) && !at--) {
 			cpu = c;
 			break;
 		}
@@ -637,6 +663,48 @@ void workload_place(struct workload *w, unsigned int clone)
 	memset(&w->cpus, 0, sizeof(w->cpus));
 	cpuset_set(&w->cpus, cpu);
 	w->have_cpus = true;
+}
+
+/* fio's engines that do one IO at a time, each done when its call returns. */
+static bool fio_sync_engine(const char *name)
+{
+	static const char *const sync_engines[] = { "psync", "sync", "pvsync", "pvsync2", "vsync" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(sync_engines); i++)
+		if (!strcmp(name, sync_engines[i]))
+			return true;
+	return false;
+}
+
+/*
+ * fio's rate (bytes a second, per direction) as blkload's rate_iops (IOs
+ * of bs a second, the job's): exact for a job of one direction and one
+ * block size. fio limits each direction of a mix apart, which rate_iops
+ * does not: refused there, as with a split, or below one IO a second.
+ */
+static int rate_to_iops(struct workload *w, const uint64_t rate[3], const char *cmd)
+{
+	int dirs = bl_params_reads(&w->p) + bl_params_writes(&w->p) + bl_params_trims(&w->p);
+	uint64_t v = bl_params_reads(&w->p) ? rate[0] : bl_params_writes(&w->p) ? rate[1] : rate[2];
+
+	if (!rate[0] && !rate[1] && !rate[2])
+		return 0;
+	if (dirs != 1 || w->p.nbs[0] || w->p.rate_iops) {
+		fprintf(stderr, "blkload: %s: --rate: %s\n", cmd,
+			w->p.rate_iops ? "rate or rate_iops, not both" :
+			dirs != 1 ? "fio limits each direction of a mix apart; blkload's rate_iops limits the job's IOs together: give rate_iops" :
+			"with bssplit or bsrange the IOs differ in size: give rate_iops");
+		return -1;
+	}
+	if (!v)
+		return 0;
+	if (v / w->p.bs < 1 || v / w->p.bs > UINT32_MAX) {
+		fprintf(stderr, "blkload: %s: --rate %" PRIu64 ": %s IOs of bs (%u) a second\n", cmd,
+			v, v / w->p.bs < 1 ? "below one of the" : "over 2^32", w->p.bs);
+		return -1;
+	}
+	w->p.rate_iops = (uint32_t)(v / w->p.bs);
+	return 0;
 }
 
 /* Option @name of @opts (either spelling, whole names only), or NULL. */
@@ -769,6 +837,10 @@ int workload_parse_args(struct workload *w, int argc, char **argv, const char *c
 	unsigned int nr_args = 0;
 	int n = 0, ret = -1;
 
+	/* --verbose is for fio_argv()'s verdicts too, wherever it stands. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-verbose"))
+			fio_opts_verbose = true;
 	v = fio_argv(argc, argv, opts, cmd, &args, &nr_args, &n);
 	if (v)
 		ret = parse_opts(w, n, v, cmd, opts, jobfiles);
@@ -844,6 +916,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		      const struct option *opts, bool jobfiles)
 {
 	uint32_t u32;
+	uint64_t rate[3] = { 0 };
 	const char *allowed = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	uint64_t filesize = 0;
@@ -884,7 +957,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		int ret = 0;
 
 		/* fio's "job options": what was given, in fio's spelling. */
-		if (c >= OPT_DEV && c != OPT_HELP) {
+		if (c >= OPT_DEV && c != OPT_HELP && c != OPT_VERBOSE) {
 			char *key = xstrdup(opts[idx].name);
 
 			for (char *p = key; *p; p++)
@@ -916,6 +989,14 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_PARSE_ONLY:
 			w->parse_only = true;
 			break;
+		case OPT_VERBOSE:
+			fio_opts_verbose = true;
+			break;
+		case OPT_SHOWCMD:
+			w->showcmd = true;
+			break;
+		case OPT_CMDHELP:
+			return fio_opt_help(stdout, optarg, workload_option_known) ? -1 : 1;
 		case OPT_DIRECT:
 		case OPT_BUFFERED: {
 			/* The last of the two wins, as in fio. */
@@ -927,8 +1008,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		}
 		case OPT_NUMJOBS:
-			ret = parse_u32_range(optarg, 1, 65536, &w->numjobs) ?
-			      bad_value(opts[idx].name, optarg, "a number from 1 to 65536") : 0;
+			ret = parse_u32_range(optarg, 1, 4096, &w->numjobs) ?
+			      bad_value(opts[idx].name, optarg,
+					"a number from 1 to 4096 (fio's most jobs)") : 0;
 			break;
 		case OPT_CPUS_ALLOWED:
 			allowed = optarg;
@@ -976,6 +1058,22 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, 100, &w->p.rwmixread) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
+		case OPT_RATE: {
+			/* fio's reads[,writes[,trims]]; one value is every direction's. */
+			char *dup = xstrdup(optarg), *at = dup, *field;
+			unsigned int d = 0;
+
+			memset(rate, 0, sizeof(rate));
+			for (; (field = strsep(&at, ",")) && !ret; d++) {
+				if (d > 2 || (*field && (parse_size(field, &rate[d]) || !rate[d])))
+					ret = bad_value(opts[idx].name, optarg,
+							"bytes a second, such as 10m, or fio's READS,WRITES,TRIMS");
+			}
+			if (d == 1)
+				rate[1] = rate[2] = rate[0];
+			free(dup);
+			break;
+		}
 		case OPT_RATE_IOPS:
 			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->p.rate_iops) ?
 			      bad_value(opts[idx].name, optarg,
@@ -1204,8 +1302,11 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			w->ro.queues = true;
 			break;
 		case OPT_ENGINE:
-			/* The CLI checks that it exists (engine_find()). */
+			/* The CLI checks that it exists (engine_find()); fio's synchronous ones map. */
 			w->engine = optarg;
+			w->sync_engine = fio_sync_engine(optarg);
+			if (w->sync_engine || !strcmp(optarg, "posixaio"))
+				w->engine = "libaio";
 			break;
 		case OPT_CPU_EXCLUDE:
 			w->cpu_exclude = optarg;
@@ -1288,12 +1389,6 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		if (ret)
 			return -1;
 	}
-	if (fio_cpus(w, allowed, cmd) || logs_check(w, have_sample, cmd))
-		return -1;
-	/*
-	 * fio's filesize on a device (smaller than it): IO up to that byte
-	 * from offset, fio's io_size = filesize - offset; size wins.
-	 */
 	/*
 	 * No engine named: the module; fio's default (psync) is a userspace
 	 * one, and fio's buffered IO (direct=0) runs on blkload's libaio
@@ -1302,6 +1397,12 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	 */
 	if (!w->engine)
 		w->engine = w->buffered ? "libaio" : "kernel";
+	if (fio_cpus(w, allowed, cmd) || logs_check(w, have_sample, cmd))
+		return -1;
+	/*
+	 * fio's filesize on a device (smaller than it): IO up to that byte
+	 * from offset, fio's io_size = filesize - offset; size wins.
+	 */
 	if (filesize && !w->p.size) {
 		if (filesize <= w->p.offset) {
 			fprintf(stderr, "blkload: %s: filesize %" PRIu64 " is not past offset %" PRIu64 "\n",
@@ -1327,6 +1428,20 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			}
 		w->p.bs = lo;
 		w->p.bs_max = hi;
+	}
+	if (rate_to_iops(w, rate, cmd))
+		return -1;
+	/*
+	 * fio's psync, sync, pvsync, pvsync2, vsync: one IO at a time (fio
+	 * takes no iodepth above 1 with them), here on the libaio engine at
+	 * iodepth 1: each IO submitted when the one before completed.
+	 */
+	if (w->sync_engine)
+		w->p.iodepth = 1;
+	if (w->numjobs > 1 && w->p.verify && bl_params_changes(&w->p)) {
+		fprintf(stderr, "blkload: %s: verify with numjobs=%u copies that write: each writes over the others' blocks (in fio too), so their checks fail; numjobs=1, or a job per region\n",
+			cmd, w->numjobs);
+		return -1;
 	}
 	/* Arguments: fio job files (run and start); the options then apply to every job. */
 	for (; optind < argc; optind++) {

@@ -30,7 +30,7 @@ enum {
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
-	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED,
+	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED, OPT_RATE, OPT_VERBOSE, OPT_CMDHELP, OPT_SHOWCMD,
 };
 
 /* An option of run's table (workload.c), or of an engine's (engine_ops.opts). */
@@ -41,6 +41,8 @@ struct wopt {
 	const char *arg;	/* the value's name in --help */
 	const char *help;	/* NULL: an alias of the entry before it */
 };
+
+struct wave_sync;
 
 struct workload {
 	char **devs;
@@ -58,7 +60,9 @@ struct workload {
 	bool have_allowed;
 	bool group_reporting;	/* fio's: the group's jobs reported as one */
 	bool buffered;		/* fio's direct=0: through the page cache (userspace engines) */
+	bool sync_engine;	/* fio's psync & co: libaio at iodepth 1 */
 	unsigned int clone;	/* which copy (0: the first), set by workload_place() */
+	struct wave_sync *sync;	/* a userspace wave's start (engines/engine.c), not owned */
 	struct report_opts ro;
 	bool bins;
 	const char *engine;	/* --ioengine: "kernel" (the module), or a userspace engine's */
@@ -80,6 +84,7 @@ struct workload {
 	char **jobfiles;	/* point into argv */
 	unsigned int nr_jobfiles;
 	bool parse_only;	/* fio's --parse-only: the options and job files, then exit */
+	bool showcmd;		/* fio's --showcmd: the job files as a command line, then exit */
 	char **args;		/* options rewritten from fio's forms; others point into them */
 	unsigned int nr_args;
 };

@@ -39,11 +39,20 @@ refused "allow-write is required" --dev /dev/x --rw=randwrite
 refused "multiple of" --dev /dev/x --bs=3000
 refused "no device: --dev DEVICE or --filename=DEVICE" --rw=read
 refused "has no trims" --dev /dev/x --rw=trim --allow-write --ioengine=libaio
-refused "'rate' is a fio I/O rate option" --dev /dev/x --rate=1m
+refused "'rate_min' is a fio I/O rate option" --dev /dev/x --rate_min=1m
 refused "the module's bios do not go through it" --dev /dev/x --direct=0 --ioengine=kernel
+refused "fio's null engine is not a block-device path" --dev /dev/x --ioengine=null
+ok --dev /dev/x --ioengine=psync --iodepth=8
+refused "--showcmd turns job files into a command line" --dev /dev/x --showcmd
 ok --dev /dev/x --direct=0
 ok --dev /dev/x --numjobs=8 --cpus_allowed=0 --cpus_allowed_policy=shared --group_reporting
-refused "not both" --dev /dev/x --numjobs=2 --cpus_allowed=0 --cpus 0
+refused "--cpus (one job, a queue per CPU) or fio's cpus_allowed" --dev /dev/x --numjobs=2 \
+	--cpus_allowed=0 --cpus 0
+# Detached copies that write would each claim the device: start refuses them.
+out=$("$bl" start --parse-only --dev /dev/x --numjobs=2 --rw=randwrite --allow-write 2>&1) &&
+	{ echo "start with writing copies accepted"; fail=1; }
+grep -q "numjobs copies that write one device need run" <<<"$out" ||
+	{ echo "start with writing copies: $out"; fail=1; }
 refused "rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" --dev /dev/x --rw=read:-8k
 refused "zoned and zoned_abs distributions are not in blkload yet" --dev /dev/x --rw=randread \
 	--random_distribution=zoned:50/5:50/95
@@ -78,6 +87,10 @@ cat >"$tmp/ok.fio" <<-'FIO'
 	rw=randread
 	FIO
 ok "$tmp/ok.fio"
+# --showcmd: the file as one command line, which is accepted in turn.
+line=$("$bl" run --showcmd "$tmp/ok.fio" 2>/dev/null) || { echo "showcmd: $line"; fail=1; }
+grep -q "^blkload fio --name=job1 .*--runtime=30" <<<"$line" || { echo "showcmd: $line"; fail=1; }
+eval "ok ${line#blkload fio }"
 printf '[w]\nfilename=/dev/x\nrw=write\n' >"$tmp/w.fio"
 refused "allow-write is required" "$tmp/w.fio"
 # Each refusal checked above is also one of fio's own: the file is fio's.

@@ -91,6 +91,9 @@ struct wave_run {
 	struct job *jobs;
 	unsigned int n;
 	int ret;
+	bool done;		/* engine_run() returned (atomic) */
+	volatile sig_atomic_t *stop;
+	struct wave_sync sync;
 	pthread_t tid;
 };
 
@@ -98,21 +101,51 @@ static void *wave_thread(void *arg)
 {
 	struct wave_run *wr = arg;
 
-	wr->ret = engine_run(wr->ops, &wr->w, &interrupted, wr->jobs, wr->cw);
+	wr->ret = engine_run(wr->ops, &wr->w, wr->stop, wr->jobs, wr->cw);
+	/* One that failed before its start still lets the others start (and end them). */
+	wave_sync_arrive(&wr->sync);
+	__atomic_store_n(&wr->done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/* Counts @n arrivals at @g, and waits for the rest when @wait. */
+static void gate_arrive(struct wave_gate *g, unsigned int n, bool wait)
+{
+	pthread_mutex_lock(&g->lock);
+	g->got += n;
+	if (g->got >= g->want)
+		pthread_cond_broadcast(&g->cond);
+	while (wait && g->got < g->want)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void wave_sync_arrive(struct wave_sync *s)
+{
+	if (s && s->gate && !s->arrived) {
+		s->arrived = true;
+		gate_arrive(s->gate, 1, true);
+	}
 }
 
 /*
  * A wave on the userspace engines: 0, 1 (IO errors) or -1. Several
  * workloads (fio's jobs of one wave, numjobs copies) run together, as fio's
  * threads do, each engine_run() in a thread of its own with its own pinned
- * threads; the wave's client CPU window is then not taken (the jobs' ramps
- * and ends differ), each job's thread CPU is.
+ * threads, all started at one moment once every one is ready; one that
+ * fails ends the others, and so does Ctrl-C. The wave's client CPU window
+ * is then not taken (the jobs' ramps and ends differ), each job's thread
+ * CPU is.
  */
 int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
 	     unsigned int nws, struct results *r)
 {
 	struct wave_run *wr = xcalloc(nws, sizeof(*wr));
+	volatile sig_atomic_t stop = 0;
+	struct wave_gate gate = {
+		.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .want = nws,
+	};
+	unsigned int started = 0;
 	int rc = 0;
 
 	(void)env;
@@ -124,6 +157,11 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 		wr[k].jobs = xcalloc(wr[k].n ? wr[k].n : 1, sizeof(*wr[k].jobs));
 		wr[k].w = *w;
 		wr[k].cw = nws == 1 ? &r->cw : NULL;
+		wr[k].stop = nws == 1 ? &interrupted : &stop;
+		if (nws > 1) {
+			wr[k].sync.gate = &gate;
+			wr[k].w.sync = &wr[k].sync;
+		}
 		/* --start-at is the first wave's: the waves after it follow on. */
 		if (r->waves)
 			wr[k].w.start_at_ns = 0;
@@ -131,12 +169,37 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 	if (nws == 1) {
 		wave_thread(&wr[0]);
 	} else {
-		for (unsigned int k = 0; k < nws; k++)
-			if (pthread_create(&wr[k].tid, NULL, wave_thread, &wr[k])) {
-				fprintf(stderr, "blkload: cannot start a thread for a job\n");
-				abort();
+		for (; started < nws; started++)
+			if (pthread_create(&wr[started].tid, NULL, wave_thread, &wr[started]))
+				break;
+		if (started < nws) {
+			/* Those that started go through the gate and end at once. */
+			fprintf(stderr, "blkload: cannot start a thread for job %u of the wave\n",
+				started + 1);
+			stop = 1;
+			for (unsigned int k = started; k < nws; k++) {
+				wr[k].ret = -1;
+				wr[k].done = true;
 			}
-		for (unsigned int k = 0; k < nws; k++)
+			gate_arrive(&gate, nws - started, false);
+		}
+		for (bool all = false; !all;) {
+			struct timespec ts = { 0, 20000000 };
+
+			all = true;
+			for (unsigned int k = 0; k < nws; k++) {
+				bool done = __atomic_load_n(&wr[k].done, __ATOMIC_ACQUIRE);
+
+				all &= done;
+				if (done && wr[k].ret)
+					stop = 1;
+			}
+			if (interrupted)
+				stop = 1;
+			if (!all)
+				nanosleep(&ts, NULL);
+		}
+		for (unsigned int k = 0; k < started; k++)
 			pthread_join(wr[k].tid, NULL);
 	}
 	for (unsigned int k = 0; k < nws; k++) {
@@ -187,22 +250,30 @@ static int claim_get(const char *path, dev_t *rdev)
 	struct stat st;
 	int ret = 0, fd;
 
-	if (stat(path, &st))
-		return -errno;
-	*rdev = st.st_rdev;
 	pthread_mutex_lock(&claims_lock);
-	for (unsigned int i = 0; i < nr_claims; i++)
-		if (claims[i].rdev == st.st_rdev) {
-			claims[i].users++;
-			goto out;
-		}
-	fd = open(path, O_RDONLY | O_EXCL);
+	/* Already claimed by this process: shared (the job's fd is checked against it). */
+	if (!stat(path, &st) && S_ISBLK(st.st_mode)) {
+		for (unsigned int i = 0; i < nr_claims; i++)
+			if (claims[i].rdev == st.st_rdev) {
+				claims[i].users++;
+				*rdev = st.st_rdev;
+				goto out;
+			}
+	}
+	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		goto out;
 	}
+	/* The key is the device the claim holds, not what the name meant a moment ago. */
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode)) {
+		close(fd);
+		ret = -ENOTBLK;
+		goto out;
+	}
 	claims = xrealloc(claims, (nr_claims + 1) * sizeof(*claims));
 	claims[nr_claims++] = (struct claim){ .rdev = st.st_rdev, .fd = fd, .users = 1 };
+	*rdev = st.st_rdev;
 out:
 	pthread_mutex_unlock(&claims_lock);
 	return ret;
@@ -848,10 +919,23 @@ static int job_open(struct eng_run *run, struct eng_job *job)
 			goto fail;
 		job->claimed = true;
 	}
-	job->fd = open(job->path, flags);
-	if (job->fd >= 0)
-		return 0;
-	err = -errno;
+	job->fd = open(job->path, flags | O_CLOEXEC);
+	if (job->fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	/* A writer writes the device its claim holds, whatever the name points at now. */
+	if (job->claimed) {
+		struct stat st;
+
+		if (fstat(job->fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != job->claim) {
+			close(job->fd);
+			job->fd = -1;
+			err = -EBUSY;
+			goto fail;
+		}
+	}
+	return 0;
 fail:
 	fprintf(stderr, "blkload: %s: %s%s\n", job->path, strerror(-err),
 		err == -EBUSY ? " (mounted or claimed; --force writes anyway)" : "");
@@ -1043,6 +1127,8 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 		pthread_attr_destroy(&attr);
 	}
 	pthread_barrier_wait(&run.start);
+	/* The jobs of a wave start at one moment, once every one is ready. */
+	wave_sync_arrive(w->sync);
 	/* --start-at: every thread ready; a late or interrupted start ends the jobs at once. */
 	if (w->start_at_ns) {
 		late = start_at_wait(w->start_at_ns, intr);
@@ -1121,6 +1207,9 @@ out:
 		free(job->core.vmap);
 		if (ops->job_close)
 			ops->job_close(&run, job);
+		/* Buffered writes reach the device before the claim goes (fio's end_fsync aside). */
+		if (job->fd >= 0 && w->buffered && bl_params_changes(&p))
+			fsync(job->fd);
 		if (job->fd >= 0)
 			close(job->fd);
 		if (job->claimed)

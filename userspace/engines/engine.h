@@ -200,6 +200,22 @@ const struct engine_ops *const *engine_all(void);
 /* The engine that declares option @val, or NULL. */
 const struct engine_ops *engine_of_opt(int val);
 void engine_list(FILE *f);
+/* Where the jobs of a userspace wave wait for each other before they start. */
+struct wave_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int want, got;
+};
+
+/* A job's place at the gate. */
+struct wave_sync {
+	struct wave_gate *gate;	/* NULL: a wave of one */
+	bool arrived;
+};
+
+/* Once per job: waits until every job of the wave is ready (or failed). */
+void wave_sync_arrive(struct wave_sync *s);
+
 /* A userspace engine's wave: one workload through engine_run(). */
 int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
 	     unsigned int n, struct results *r);

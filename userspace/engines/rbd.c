@@ -587,7 +587,6 @@ const struct engine_ops eng_librbd = {
 	.opts = rbd_opts,
 	.nr_opts = sizeof(rbd_opts) / sizeof(rbd_opts[0]),
 	.parse_opt = rbd_parse_opt,
-	.together = true,
 	.wave = eng_wave,
 	.job_open = rbd_job_open,
 	.job_close = rbd_job_close,

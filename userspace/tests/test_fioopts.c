@@ -98,7 +98,7 @@ TEST(verdicts)
 	EXPECT_EQ(FIO_TAKE, fio_opt_check(fio_opt_find("disk_util"), "disk_util", "0", "x", true));
 	EXPECT_EQ(FIO_IGNORE, fio_opt_check(fio_opt_find("directory"), "directory", "/a", "x", true));
 	EXPECT_EQ(FIO_IGNORE, fio_opt_check(fio_opt_find("directory"), "directory", "/b", "x", true));
-	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("rate"), "rate", "1m", "x", true));
+	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("rate_min"), "rate_min", "1m", "x", true));
 	stderr = saved;
 	fclose(f);
 	/* The file option warned once. */
@@ -106,6 +106,37 @@ TEST(verdicts)
 	EXPECT_EQ(NULL, strstr(strstr(err, "'directory' ignored") + 1, "'directory' ignored"));
 	EXPECT_NE(NULL, strstr(err, "'end_fsync=1': blkload does no fsync at the end; blkload takes end_fsync=0 or end_fsync=false"))
 		TH_LOG("%s", err);
+}
+
+/* fio's --cmdhelp: what blkload does with each option, in words. */
+TEST(cmdhelp)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	FILE *saved = stderr;
+
+	ASSERT_EQ(0, fio_opt_help(f, "end_fsync", workload_option_known));
+	ASSERT_EQ(0, fio_opt_help(f, "timeout", workload_option_known));
+	ASSERT_EQ(0, fio_opt_help(f, "nrfiles", workload_option_known));
+	ASSERT_EQ(0, fio_opt_help(f, "allow-write", workload_option_known));
+	stderr = fopen("/dev/null", "w");
+	EXPECT_EQ(-1, fio_opt_help(f, "bogus_option", workload_option_known));
+	fclose(stderr);
+	stderr = saved;
+	fclose(f);
+	EXPECT_NE(NULL, strstr(buf, "end_fsync: fio's I/O type option: accepted as 0 false: blkload does no fsync at the end")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "blkload's --runtime")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "nrfiles (nr_files): fio's file option: a file option")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "allow-write: blkload's own option")) TH_LOG("%s", buf);
+	free(buf);
+	/* Every option of the table, one line each. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(0, fio_opt_help(f, NULL, workload_option_known));
+	fclose(f);
+	EXPECT_GT(len, 20000);
+	free(buf);
 }
 
 TEST_HARNESS_MAIN

@@ -113,7 +113,7 @@ TEST(errors_name_the_line)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "[a]\nrw=read\nrate=5m\n", ":3: 'rate' is a fio I/O rate option that blkload does not have yet" },
+		{ "[a]\nrw=read\nrate_min=5m\n", ":3: 'rate_min' is a fio I/O rate option that blkload does not have yet" },
 		{ "[a]\nsqthread_poll_cpu=1\n", ":2: 'sqthread_poll_cpu' is an option of fio's io_uring" },
 		{ "[a]\nparse-only\n", ":2: 'parse_only' is one of fio's command-line options" },
 		{ "[a]\nprofile=tiobench\n", ":2: 'profile' names one of fio's predefined workloads" },
@@ -125,7 +125,7 @@ TEST(errors_name_the_line)
 		{ "[a\n", ":1: a section is \"[name]\"" },
 		{ "[global]\nrw=read\n", "no job in the file" },
 		{ "", "no job in the file" },
-		{ "[a]\ninclude other.fio\n", ":2: 'include' is not supported" },
+		{ "[a]\ninclude blkload-no-such.fio\n", ":2: include /tmp/blkload-no-such.fio: No such file" },
 		{ "[ ]\nrw=read\n", ":1: a section without a name" },
 		{ "[global]\nhelp\n[a]\n", ":2: 'help' is one of fio's command-line options, not a job option" },
 	};
@@ -215,13 +215,14 @@ TEST(wait_for_and_profile_options)
 	char err[1024];
 
 	ASSERT_EQ(0, read_text(&jf, "[global]\nthreads=1\n[w]\nrw=read\n[x]\nrw=read\n"
-			       "[r]\nnew_group\nwait_for=w\n[s]\nrw=read\n[t]\nwait_for=w\n",
+			       "[r]\nwait_for=w\n[s]\nrw=read\n[t]\nwait_for=w\n",
 			       err, sizeof(err)));
 	ASSERT_EQ(5, jf.nr);
 	EXPECT_EQ(0, jf.jobs[0].wave);
 	EXPECT_EQ(0, jf.jobs[1].wave);
 	EXPECT_EQ(1, jf.jobs[2].wave);
-	EXPECT_EQ(1, jf.jobs[2].groupid);
+	/* Not a new group: fio's wait_for is not one. */
+	EXPECT_EQ(0, jf.jobs[2].groupid);
 	EXPECT_EQ(1, jf.jobs[3].wave);
 	/* w is in an earlier wave already: t starts with the wave it is in. */
 	EXPECT_EQ(1, jf.jobs[4].wave);
@@ -229,6 +230,85 @@ TEST(wait_for_and_profile_options)
 	EXPECT_EQ(NULL, arg(&jf.jobs[0], "--threads"));
 	EXPECT_NE(NULL, strstr(err, ":2: 'threads' ignored: an option of fio's tiobench profile"));
 	jobfile_free(&jf);
+}
+
+/*
+ * fio's include: the lines of another file where it stands (in [global] for
+ * every job, in a section for that job), the name found beside the file
+ * that includes it; nested; an included file holds no section.
+ */
+TEST(include_files)
+{
+	char dir[] = "/tmp/blkload-inc-XXXXXX", *main_path, *nested, *glob, *bad;
+	struct jobfile jf = { 0 };
+	FILE *saved = stderr, *f;
+	char err[1024];
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	glob = malloc(strlen(dir) + 32);
+	nested = malloc(strlen(dir) + 32);
+	bad = malloc(strlen(dir) + 32);
+	main_path = malloc(strlen(dir) + 32);
+	sprintf(glob, "%s/glob-include.fio", dir);
+	sprintf(nested, "%s/test-include.fio", dir);
+	sprintf(bad, "%s/bad.fio", dir);
+	sprintf(main_path, "%s/including.fio", dir);
+	f = fopen(glob, "w");
+	fputs("thread=1\ngroup_reporting=1 ; from the include\ninclude test-include.fio\n", f);
+	fclose(f);
+	f = fopen(nested, "w");
+	fputs("iodepth=4\n", f);
+	fclose(f);
+	f = fopen(bad, "w");
+	fputs("[x]\n", f);
+	fclose(f);
+	f = fopen(main_path, "w");
+	fputs("[global]\nfilename=/dev/x\ninclude glob-include.fio\n[test]\nrw=randread\n"
+	      "include test-include.fio\nbs=8k\n", f);
+	fclose(f);
+	memset(err, 0, sizeof(err));
+	stderr = fmemopen(err, sizeof(err), "w");
+	EXPECT_EQ(0, jobfile_read(&jf, main_path, workload_option_known));
+	fclose(stderr);
+	stderr = saved;
+	ASSERT_EQ(1, jf.nr) TH_LOG("%s", err);
+	EXPECT_STREQ("--group_reporting=1", arg(&jf.jobs[0], "--group_reporting"));
+	EXPECT_STREQ("--iodepth=4", arg(&jf.jobs[0], "--iodepth"));
+	EXPECT_STREQ("--bs=8k", arg(&jf.jobs[0], "--bs"));
+	EXPECT_STREQ("--filename=/dev/x", arg(&jf.jobs[0], "--filename"));
+	jobfile_free(&jf);
+	/* A section in an included file: refused with its file and line. */
+	f = fopen(main_path, "w");
+	fputs("[a]\ninclude bad.fio\n", f);
+	fclose(f);
+	stderr = fmemopen(err, sizeof(err), "w");
+	EXPECT_EQ(-1, jobfile_read(&jf, main_path, workload_option_known));
+	fclose(stderr);
+	stderr = saved;
+	EXPECT_NE(NULL, strstr(err, "bad.fio:1: an included file holds no [section]")) TH_LOG("%s", err);
+	jobfile_free(&jf);
+	/* A file that includes itself: stopped at the depth limit. */
+	f = fopen(main_path, "w");
+	fputs("[a]\ninclude glob-include.fio\n", f);
+	fclose(f);
+	f = fopen(glob, "w");
+	fputs("include glob-include.fio\n", f);
+	fclose(f);
+	stderr = fmemopen(err, sizeof(err), "w");
+	EXPECT_EQ(-1, jobfile_read(&jf, main_path, workload_option_known));
+	fclose(stderr);
+	stderr = saved;
+	EXPECT_NE(NULL, strstr(err, "include nested deeper than 16 files")) TH_LOG("%s", err);
+	jobfile_free(&jf);
+	unlink(glob);
+	unlink(nested);
+	unlink(bad);
+	unlink(main_path);
+	rmdir(dir);
+	free(glob);
+	free(nested);
+	free(bad);
+	free(main_path);
 }
 
 TEST(second_file_waits)

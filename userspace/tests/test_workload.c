@@ -4,6 +4,7 @@
  * spellings and numbers, its options mapped or refused in one line.
  */
 #include <stdarg.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,9 +93,23 @@ TEST(fio_options_mapped)
 	struct workload w;
 	char *s;
 
+	/* The last CPU this process may use and the one before (or itself). */
+	cpu_set_t may;
+	unsigned int last = 0, before = 0;
+	char list[32];
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(may), &may));
+	for (unsigned int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &may)) {
+			before = CPU_COUNT(&may) > 1 && last != c ? last : c;
+			last = c;
+		}
+	if (CPU_COUNT(&may) == 1)
+		before = last;
+	snprintf(list, sizeof(list), "%u,%u", before, last);
 	ASSERT_EQ(0, parse(&w, "--filename=/dev/a:/dev/b\\:c", "--direct=1", "--name=job1",
 			   "--time_based", "--group_reporting", "--norandommap", "--ioengine=libaio",
-			   "--numjobs=2", "--cpus_allowed_policy=split", "--cpus_allowed=2-3",
+			   "--numjobs=2", "--cpus_allowed_policy=split", "--cpus_allowed", list,
 			   "--output=/tmp/x.json", NULL));
 	ASSERT_EQ(2, w.nr_devs);
 	EXPECT_STREQ("/dev/a", w.devs[0]);
@@ -109,21 +124,22 @@ TEST(fio_options_mapped)
 	EXPECT_TRUE(w.group_reporting);
 	EXPECT_FALSE(w.buffered);
 	workload_place(&w, 0);
-	s = cpuset_format(&w.cpus);
-	EXPECT_STREQ("2", s);
-	free(s);
+	EXPECT_TRUE(cpuset_test(&w.cpus, before));
+	EXPECT_EQ(1, cpuset_count(&w.cpus));
 	workload_free(&w);
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs=2", "--cpus_allowed=2-3",
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs=2", "--cpus_allowed", list,
 			   "--randseed=7", NULL));
 	workload_place(&w, 3);
-	s = cpuset_format(&w.cpus);
-	EXPECT_STREQ("3", s);
-	free(s);
+	EXPECT_TRUE(cpuset_test(&w.cpus, last));
+	EXPECT_EQ(1, cpuset_count(&w.cpus));
 	/* Each copy its own seed (fio's jobs are seeded apart). */
 	EXPECT_NE(7, w.p.randseed);
 	workload_free(&w);
+	/* A CPU this process may not run on: refused, as fio does. */
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--cpus_allowed=100000", NULL));
+	workload_free(&w);
 	/* numjobs alone: the CPUs this process may use, in turn; one copy each. */
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "65536", NULL));
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "4096", NULL));
 	workload_place(&w, 1);
 	EXPECT_EQ(1, cpuset_count(&w.cpus));
 	workload_free(&w);
@@ -144,7 +160,41 @@ TEST(fio_options_mapped)
 	EXPECT_FALSE(w.buffered);
 	EXPECT_STREQ("io_uring", w.engine);
 	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numjobs", "65537", NULL));
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numjobs", "4097", NULL));
+	workload_free(&w);
+	/* fio's rate: bytes a second of the job's one direction, as IOs of bs. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--rate=1m", NULL));
+	EXPECT_EQ(256, w.p.rate_iops);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=write", "--bs=8k", "--rate=,8m",
+			   "--allow-write", NULL));
+	EXPECT_EQ(1024, w.p.rate_iops);
+	workload_free(&w);
+	/* Only the reads limited, on a write job: no limit, as in fio. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=write", "--rate=1m,", NULL));
+	EXPECT_EQ(0, w.p.rate_iops);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rw=randrw", "--rate=1m", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=100", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=1m", "--rate_iops=5", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=1m,2m,3m,4m", NULL));
+	workload_free(&w);
+	/* fio's psync & co: one IO at a time, on the libaio engine. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--ioengine=psync", "--iodepth=8", NULL));
+	EXPECT_STREQ("libaio", w.engine);
+	EXPECT_EQ(1, w.p.iodepth);
+	EXPECT_TRUE(w.sync_engine);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--ioengine=posixaio", "--iodepth=8", NULL));
+	EXPECT_STREQ("libaio", w.engine);
+	EXPECT_EQ(8, w.p.iodepth);
+	workload_free(&w);
+	/* fio's io_submit_mode=offload: taken as inline, with a warning. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--io_submit_mode=offload", "--rate_iops=100",
+			   NULL));
 	workload_free(&w);
 	/* --filename twice: every name stays valid (they point into copies). */
 	ASSERT_EQ(0, parse(&w, "--filename=/dev/a:/dev/b", "--filename", "/dev/c:/dev/d", NULL));
@@ -262,7 +312,7 @@ TEST(fio_options_refused)
 		{ "--direct=2", NULL }, { "--verify=md5", NULL }, { "--cpus_allowed=0-1", NULL },
 		{ "--cpus_allowed=x", NULL }, { "--numjobs=0", NULL },
 		{ "--cpus_allowed_policy=other", NULL },
-		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate=5m", NULL },
+		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_min=5m", NULL },
 		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
 	};
 
@@ -382,7 +432,7 @@ TEST(filesize_on_a_device)
 TEST(fio_refusals_say_why)
 {
 	static const char *const cases[][2] = {
-		{ "--rate=1m", "'rate' is a fio I/O rate option that blkload does not have yet" },
+		{ "--rate_min=1m", "'rate_min' is a fio I/O rate option that blkload does not have yet" },
 		{ "--buffered=x", "--buffered 'x': a bool" },
 		{ "-cmd_type=nvme", "'cmd_type' is an option of fio's io_uring_cmd" },
 		{ "--steadystate=iops:1%", "'steadystate' is a fio steady state option" },
