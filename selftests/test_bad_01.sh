@@ -21,7 +21,7 @@ cases=(
 	"character device|not a block device|--dev /dev/null"
 	"regular file|not a block device|--dev /etc/hostname"
 	"offset past the end|past the end of the device|--dev /dev/nullb0 --offset 8g"
-	"region past the end|past the end of the device|--dev /dev/nullb0 --offset 4k --size 4g"
+	"region smaller than a block|the region holds fewer blocks than needed|--dev /dev/nullb0 --size 4k --bs 8k"
 	"write without allow-write|allow-write is required|--dev /dev/nullb0 --rw randwrite"
 	"write to a mounted device|not writing: it is mounted on|--dev /dev/ram0 --rw write --allow-write"
 	"memory over budget|this job would pin 4.00 GiB of data pages|--dev /dev/nullb0 --iodepth 1024 --bs 4m --cpus 0"

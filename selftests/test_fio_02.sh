@@ -13,7 +13,7 @@ bl_not_on_debug_lane "fio's numjobs and group_reporting (userspace)"
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 bl_mark start
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=0
@@ -179,6 +179,22 @@ buffered() {
 	grep -q "ioengine=libaio or io_uring" <<<"$out"
 }
 bl_check "direct=0: buffered reads on libaio, the page cache serving repeats; the module refuses" buffered
+# A size past the device's end: the region ends there, as in fio (one pass
+# of the 1 GiB device in 1 MiB random reads: 1024 IOs for both).
+past_end() {
+	local fio_n
+	blkload run --filename=/dev/nullb0 --rw=randread --bs=1m --size=4g --output-format=json \
+		>"$tmp/b.json" 2>"$tmp/b.err" || return 1
+	sed 's/^/# /' "$tmp/b.err"
+	fio --name=p --filename=/dev/nullb0 --rw=randread --bs=1m --size=4g --direct=1 \
+		--ioengine=libaio --output-format=json --output="$tmp/f.json" >/dev/null 2>&1 ||
+		return 1
+	fio_n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$tmp/f.json")
+	echo "# fio: $fio_n IOs"
+	test "$fio_n" = 1024 && grep -q "past the device's end" "$tmp/b.err" &&
+		bl_json "d['jobs'][0]['read']['total_ios'] == 1024" <"$tmp/b.json"
+}
+bl_check "size past the device's end: the region ends there, 1024 IOs as fio's" past_end
 bl_check "nothing left of blkload" bl_clean
 bl_unload
 bl_mark end

@@ -511,11 +511,9 @@ static inline int bl_params_region(struct bl_params *p, BL_U64 dev_size, BL_U32 
 				    "offset is not a multiple of the device's logical block size");
 	if (p->offset >= dev_size)
 		return bl_params_no(why, -BL_EINVAL, "offset is past the end of the device");
-	if (!p->size)
+	/* fio's: no size, or one past the device's end, is the rest of the device. */
+	if (!p->size || p->size > dev_size - p->offset)
 		p->size = dev_size - p->offset;
-	if (p->size > dev_size - p->offset)
-		return bl_params_no(why, -BL_EINVAL,
-				    "the region (offset + size) is past the end of the device");
 	blocks = BL_DIV64(p->size, p->bs);
 	if (!blocks || (bl_rw_sequential(p->rw) && blocks < nr_queues))
 		return bl_params_no(why, -BL_EINVAL,

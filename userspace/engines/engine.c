@@ -220,6 +220,7 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 			out[i].name = w->name;
 			out[i].logs = &w->logs;
 			out[i].group_reporting = w->group_reporting;
+			region_note(w, &out[i]);
 			if ((out[i].error || job_errors(&out[i])) && rc >= 0)
 				rc = 1;
 		}
@@ -294,6 +295,14 @@ static void claim_put(dev_t rdev)
 		break;
 	}
 	pthread_mutex_unlock(&claims_lock);
+}
+
+void region_note(const struct workload *w, const struct job *j)
+{
+	if (w->clone || !w->p.size || !j->p.size || j->p.size >= w->p.size)
+		return;
+	fprintf(stderr, "blkload: %s: size %" PRIu64 " from offset %" PRIu64 " is past the device's end: the region ends there (%" PRIu64 " bytes), as in fio\n",
+		j->path, w->p.size, w->p.offset, j->p.size);
 }
 
 uint64_t eng_now_ns(void)
