@@ -56,8 +56,8 @@ SECTIONS = {
 # "" the bare form). Each with what blkload does, for --verbose and the docs.
 SAME_VALUES = {
     "disk_util": ("*", "the report shows the devices' utilization (/sys/block) anyway"),
-    "end_fsync": ("0 false", "blkload does no fsync at the end"),
-    "fsync_on_close": ("0 false", "blkload does no fsync at close"),
+    "end_fsync": ("0 false", "blkload's direct IO leaves nothing to flush; direct=0 writes are flushed once at the end, untimed"),
+    "fsync_on_close": ("0 false", "blkload's direct IO leaves nothing to flush; direct=0 writes are flushed once at the end, untimed"),
     "fsync": ("0", "blkload issues no fsync"),
     "fdatasync": ("0", "blkload issues no fdatasync"),
     "description": ("*", "a text for the reader"),

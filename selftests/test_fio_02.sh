@@ -13,7 +13,7 @@ bl_not_on_debug_lane "fio's numjobs and group_reporting (userspace)"
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 12
 bl_mark start
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=0
@@ -102,13 +102,28 @@ both_writers() {
 }
 bl_check "numjobs=4 writers share the run's claim (module, io_uring): 4n writes" both_writers
 
-# Another process is still kept out while the copies write (module, io_uring).
+# Another process is still kept out while the copies write (module, io_uring):
+# blkload refuses, and the device is claimed (an O_EXCL open gets EBUSY).
+excl_busy() {
+	python3 -c 'import os, sys
+try:
+    os.close(os.open("/dev/nullb0", os.O_RDONLY | os.O_EXCL))
+except OSError as e:
+    sys.exit(0 if e.errno == 16 else 2)
+sys.exit(1)'
+}
 kept_out() {
-	local pid rc=0
-	blkload run --filename=/dev/nullb0 --rw=randwrite --numjobs=2 --runtime=4 --time_based \
+	local pid rc=0 i
+	blkload run --filename=/dev/nullb0 --rw=randwrite --numjobs=2 --runtime=5 --time_based \
 		--ioengine="$1" --allow-write >/dev/null 2>&1 &
 	pid=$!
-	sleep 2
+	# Until the copies write (the device's write count moves).
+	for ((i = 0; i < 50; i++)); do
+		sleep 0.1
+		test "$(awk '{ print $5 }' /sys/block/nullb0/stat)" != "$2" && break
+	done
+	sleep 0.5
+	excl_busy || { echo "# $1: the device is not claimed while the copies write"; rc=1; }
 	if blkload run --dev /dev/nullb0 --rw=randwrite --number_ios=10 --allow-write \
 		>"$tmp/o.out" 2>&1; then
 		rc=1
@@ -116,10 +131,16 @@ kept_out() {
 	grep -q "claimed\|open by\|in use\|holds it" "$tmp/o.out" || rc=1
 	sed 's/^/# /' "$tmp/o.out"
 	wait $pid || rc=1
+	for ((i = 0; i < 20; i++)); do
+		excl_busy || break
+		sleep 0.1
+	done
+	excl_busy && { echo "# $1: still claimed after the run"; rc=1; }
 	return $rc
 }
 both_kept_out() {
-	kept_out kernel && kept_out io_uring
+	kept_out kernel "$(awk '{ print $5 }' /sys/block/nullb0/stat)" &&
+		kept_out io_uring "$(awk '{ print $5 }' /sys/block/nullb0/stat)"
 }
 bl_check "another process writing the same device meanwhile: refused (module, io_uring)" both_kept_out
 
@@ -195,6 +216,25 @@ past_end() {
 		bl_json "d['jobs'][0]['read']['total_ios'] == 1024" <"$tmp/b.json"
 }
 bl_check "size past the device's end: the region ends there, 1024 IOs as fio's" past_end
+# A wave of 600 module jobs starts in one request (a page held ~500 ids).
+many() {
+	timeout 300 blkload run --dev /dev/nullb0 --rw=randread --numjobs=600 --number_ios=2 \
+		--iodepth=1 --group_reporting --output-format=json >"$tmp/m.json" || return 1
+	bl_json "d['jobs'][0]['read']['total_ios'] == 1200" <"$tmp/m.json"
+}
+bl_check "numjobs=600 on the module: every copy starts and ends (1200 IOs)" many
+
+# A job of a userspace wave that fails ends the others: the run does not go on
+# for the other's 30 s.
+sibling() {
+	local t0=$SECONDS out
+	out=$(timeout 60 blkload run --ioengine=io_uring --name=bad --filename=/dev/nosuchdev \
+		--name=good --filename=/dev/nullb0 --rw=randread --runtime=30 --time_based 2>&1) &&
+		return 1
+	echo "# $((SECONDS - t0)) s: $(head -1 <<<"$out")"
+	((SECONDS - t0 < 15))
+}
+bl_check "a failing job of a userspace wave ends the others at once" sibling
 bl_check "nothing left of blkload" bl_clean
 bl_unload
 bl_mark end

@@ -180,6 +180,16 @@ static int name_opt(const char *a)
 	return !strncmp(a, "name=", 5);
 }
 
+/* The value of the --name option at argv[@i] ("--name=x" or "--name x"). */
+static const char *name_value(int argc, char **argv, int i)
+{
+	const char *eq = strchr(argv[i], '=');
+
+	if (eq)
+		return eq + 1;
+	return i + 1 < argc ? argv[i + 1] : "";
+}
+
 /* Where fio's --name options stand in @argv (up to "--"): their count, indexes in @at. */
 static unsigned int name_args(int argc, char **argv, int *at)
 {
@@ -216,10 +226,12 @@ static int plan_cmdline(struct plan *p, int argc, char **argv, const char *cmd)
 			end = i;
 			break;
 		}
+	uint32_t *waves = xcalloc(nj ? nj : 1, sizeof(*waves));
+
 	for (unsigned int j = 0, wave = 0, gid = 0; j < nj && !ret; j++) {
 		char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 		int to = j + 1 < nj ? at[j + 1] : end, n = 0;
-		bool stonewall = false, new_group = false;
+		bool stonewall = false, new_group = false, wait = false;
 
 		args[n++] = argv[0];
 		for (int i = 1; i < at[0]; i++)
@@ -236,20 +248,45 @@ static int plan_cmdline(struct plan *p, int argc, char **argv, const char *cmd)
 				new_group = true;
 				continue;
 			}
+			/* fio's wait_for=NAME: the wave after the named job's, as in a job file. */
+			if (argv[i][0] == '-' && (!strncmp(o, "wait_for=", 9) ||
+						  (!strcmp(o, "wait_for") && i + 1 < to))) {
+				const char *want = o[8] == '=' ? o + 9 : argv[++i];
+				int found = -1;
+
+				for (unsigned int k = 0; k < j; k++)
+					if (!strcmp(name_value(argc, argv, at[k]), want))
+						found = (int)k;
+				if (found < 0) {
+					fprintf(stderr, "blkload: %s: job %u of the command line: wait_for=%s: no job of that name before it\n",
+						cmd, j + 1, want);
+					ret = -2;
+					break;
+				}
+				wait |= waves[found] == wave;
+				continue;
+			}
 			args[n++] = argv[i];
 		}
+		if (ret) {
+			free(args);
+			break;
+		}
 		if (j) {
-			wave += stonewall;
+			wave += stonewall || wait;
 			gid += stonewall || new_group;
 		}
+		waves[j] = wave;
 		ret = plan_add(p, n, args, cmd, wave, gid, false);
 		free(args);
-		if (ret)
+		if (ret < 0)
 			fprintf(stderr, "blkload: %s: in job %u of the command line (%s)\n", cmd, j + 1,
 				argv[at[j]]);
 	}
+	free(waves);
 	free(at);
-	return ret ? -1 : 0;
+	/* 1: --help or --cmdhelp answered. */
+	return ret > 0 ? 1 : ret ? -1 : 0;
 }
 
 /*
@@ -340,7 +377,7 @@ static void shell_word(const char *s)
  * wave is --stonewall, a new group --new_group, as the command line reads
  * them).
  */
-static int showcmd(const struct workload *cl)
+static int showcmd(const struct workload *cl, int argc, char **argv)
 {
 	struct jobfile jf = { 0 };
 	int rc = 2;
@@ -353,13 +390,35 @@ static int showcmd(const struct workload *cl)
 		const struct jobfile_job *jj = &jf.jobs[j];
 
 		for (unsigned int a = 0; a < jj->argc; a++) {
+			const char *o = jj->argv[a];
+
+			/* As a run takes them: the command line's devices and name replace the file's. */
+			if (a && ((cl->nr_devs && (!strncmp(o, "--filename=", 11) ||
+						   !strncmp(o, "--dev=", 6))) ||
+				  (cl->name && !strncmp(o, "--name=", 7))))
+				continue;
 			putchar(' ');
-			shell_word(jj->argv[a]);
+			shell_word(o);
 			/* After its --name: where a job's own options begin. */
-			if (!a && j && jj->wave != jf.jobs[j - 1].wave)
+			if (!a && j && jj->wave != jf.jobs[j - 1].wave) {
 				fputs(" --stonewall", stdout);
+				if (jj->groupid == jf.jobs[j - 1].groupid)
+					fprintf(stderr, "blkload: --showcmd: job [%s]: its wait_for is --stonewall on a command line, which also starts a reporting group\n",
+						jj->name);
+			}
 			else if (!a && j && jj->groupid != jf.jobs[j - 1].groupid)
 				fputs(" --new_group", stdout);
+		}
+		/* Then the command line's options, which apply to every job and win. */
+		for (int a = 1; a < argc; a++) {
+			bool skip = !strcmp(argv[a], "--showcmd") || !strcmp(argv[a], "-showcmd");
+
+			for (unsigned int f = 0; f < cl->nr_jobfiles; f++)
+				skip |= argv[a] == cl->jobfiles[f];
+			if (skip)
+				continue;
+			putchar(' ');
+			shell_word(argv[a]);
 		}
 	}
 	putchar('\n');
@@ -424,8 +483,18 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	memset(&cl, 0, sizeof(cl));
 	if (name_args(argc, argv, NULL) > 1) {
 		/* fio's jobs on the command line, one per --name. */
-		if (plan_cmdline(&p, argc, argv, cmd))
+		ret = plan_cmdline(&p, argc, argv, cmd);
+		if (ret) {
+			rc = ret > 0 ? 0 : 2;
 			goto out;
+		}
+		/* --showcmd prints job files; jobs on the command line are not run instead. */
+		for (unsigned int i = 0; i < p.nw; i++)
+			if (p.w[i].showcmd) {
+				fprintf(stderr, "blkload: %s: --showcmd turns job files into a command line: give one\n",
+					cmd);
+				goto out;
+			}
 	} else if ((ret = workload_parse_args(&cl, argc, argv, cmd, true))) {
 		workload_free(&cl);
 		return ret > 0 ? 0 : 2;
@@ -434,7 +503,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			fprintf(stderr, "blkload: %s: --showcmd turns job files into a command line: give one\n",
 				cmd);
 		else
-			rc = showcmd(&cl);
+			rc = showcmd(&cl, argc, argv);
 		goto out;
 	} else if (cl.nr_jobfiles) {
 		if (plan_files(&p, &cl, argc, argv, cmd))
@@ -492,7 +561,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			free(names);
 			goto out;
 		}
-		if (w->buffered && w->p.verify)
+		if (w->buffered && w->p.verify && !w->clone)
 			fprintf(stderr, "blkload: %s: direct=0 with verify: the reads back come from the page cache, not the device (as fio's)\n",
 				cmd);
 		if (w->buffered && ops->images) {

@@ -142,9 +142,37 @@ static const char *kind_text(const struct fio_opt *o)
 	}
 }
 
+/* fio's options blkload's parsers take apart from the workload's, and how. */
+static const struct {
+	const char *name, *what;
+} parsed[] = {
+	{ "stonewall", "a new wave (and group): in a job file and after a --name" },
+	{ "wait_for_previous", "a new wave (and group): in a job file and after a --name" },
+	{ "new_group", "a new reporting group: in a job file and after a --name" },
+	{ "wait_for", "the job starts in the wave after the named job's: in a job file and after a --name" },
+	{ "description", "a job file's text for the reader" },
+	{ "include", "a job file's include FILE" },
+	{ "output-format", "blkload's --output-format (json, json+, normal, and several)" },
+	{ "output", "blkload's --output FILE" },
+	{ "parse-only", "blkload's --parse-only" },
+	{ "showcmd", "blkload's --showcmd FILE" },
+	{ "cmdhelp", "blkload's --cmdhelp[=OPT]" },
+	{ "version", "blkload's --version (blkload's, not a fio version)" },
+	{ "help", "blkload's --help" },
+};
+
 static void help_one(FILE *f, const struct fio_opt *o, int (*known)(const char *name))
 {
-	char *ours = fio_opt_ours(o, known);
+	char *ours;
+
+	for (size_t i = 0; i < sizeof(parsed) / sizeof(parsed[0]); i++) {
+		if (fio_opt_find(parsed[i].name) == o) {
+			fprintf(f, "%s: fio's %s option: blkload takes it: %s\n", o->name, o->area,
+				parsed[i].what);
+			return;
+		}
+	}
+	ours = fio_opt_ours(o, known);
 
 	fprintf(f, "%s", o->name);
 	if (o->aliases[0])
@@ -164,6 +192,7 @@ static void help_one(FILE *f, const struct fio_opt *o, int (*known)(const char *
 int fio_opt_help(FILE *f, const char *name, int (*known)(const char *name))
 {
 	const struct fio_opt *o;
+
 
 	if (!name || !strcmp(name, "all")) {
 		for (size_t i = 0; i < sizeof(fio_opts) / sizeof(fio_opts[0]); i++)
@@ -215,6 +244,8 @@ enum fio_verdict fio_opt_check(const struct fio_opt *o, const char *name, const 
 		 * rate_iops, reports latency from each IO's due time too.
 		 */
 		if (!strcmp(o->name, "io_submit_mode") && val && !strcmp(val, "offload")) {
+			if (warned_before(o))
+				return FIO_IGNORE;
 			fprintf(stderr, "blkload: %s: 'io_submit_mode=offload' taken as inline: blkload submits from the thread that reaps, and with rate_iops reports latency from each IO's due time as well\n",
 				where);
 			return FIO_IGNORE;

@@ -717,6 +717,8 @@ void report_all(struct ctx *ctx, struct job *jobs, unsigned int n,
 	for (unsigned int i = 0; i < n; i++) {
 		job_sum(&sum, &jobs[i]);
 		sum.p.no_lat = jobs[i].p.no_lat;
+		/* CPU shares over the jobs' times added up, as a group's. */
+		sum.runtime_sum += jobs[i].elapsed;
 	}
 	/* Waves ran one after the other: the sum's time is theirs added up. */
 	if (n && jobs[n - 1].wave) {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fioopts.h"
@@ -258,6 +259,7 @@ static int src_push(struct src *srcs, unsigned int *n, const char *name)
 {
 	const struct src *from = *n ? &srcs[*n - 1] : NULL;
 	const char *slash = from ? strrchr(from->path, '/') : NULL;
+	struct stat st;
 	char *path;
 	FILE *f;
 
@@ -266,7 +268,7 @@ static int src_push(struct src *srcs, unsigned int *n, const char *name)
 			from->path, from->line, INCLUDE_DEPTH);
 		return -1;
 	}
-	if (from && access(name, F_OK) && slash)
+	if (from && access(name, F_OK) && errno == ENOENT && slash)
 		path = xasprintf("%.*s%s", (int)(slash - from->path + 1), from->path, name);
 	else
 		path = xstrdup(name);
@@ -277,6 +279,13 @@ static int src_push(struct src *srcs, unsigned int *n, const char *name)
 				path, strerror(errno));
 		else
 			fprintf(stderr, "blkload: %s: %s\n", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	/* A directory opens and reads as nothing: say so instead. */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "blkload: %s: not a job file (a regular file)\n", path);
+		fclose(f);
 		free(path);
 		return -1;
 	}
@@ -356,7 +365,7 @@ int jobfile_read(struct jobfile *jf, const char *file, int (*known)(const char *
 			goto out;
 		}
 		/* fio's include: its lines read here, in this section. */
-		if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t')) {
+		if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t' || s[7] == '=')) {
 			if (src_push(srcs, &nsrc, trim(s + 8)))
 				goto out;
 			continue;

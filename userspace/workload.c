@@ -597,6 +597,25 @@ static int add_filenames(struct workload *w, const char *list)
 	return 0;
 }
 
+/* The online CPUs (/sys/devices/system/cpu/online); CPU 0 when it cannot be read. */
+static void online_cpus(struct cpuset *on)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (f && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (parse_cpulist(line, on))
+			cpuset_set(on, 0);
+	} else {
+		cpuset_set(on, 0);
+	}
+	if (f)
+		fclose(f);
+	free(line);
+}
+
 /*
  * fio's cpus_allowed: the CPUs the job's copies (numjobs) are placed on,
  * one CPU each (workload_place()); blkload's --cpus is another thing (one
@@ -604,7 +623,7 @@ static int add_filenames(struct workload *w, const char *list)
  */
 static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
 {
-	cpu_set_t may;
+	struct cpuset on = { 0 };
 
 	if (!allowed)
 		return 0;
@@ -616,17 +635,21 @@ static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
 	cpuset_free(&w->allowed);
 	if (parse_cpulist(allowed, &w->allowed) || !cpuset_count(&w->allowed))
 		return bad_value("cpus_allowed", allowed, "a CPU list such as 0-3,8");
-	/* As fio: every CPU of the list one this process may run on. */
-	CPU_ZERO(&may);
-	if (sched_getaffinity(0, sizeof(may), &may))
-		CPU_SET(0, &may);
+	/*
+	 * Every CPU of the list online (fio refuses one past the CPUs there
+	 * are); not checked against this process's affinity, which threads
+	 * may leave (taskset -c 0 blkload ... --cpus_allowed=1-3).
+	 */
+	online_cpus(&on);
 	for (unsigned int c = 0; c < cpuset_limit(&w->allowed); c++) {
-		if (cpuset_test(&w->allowed, c) && (c >= CPU_SETSIZE || !CPU_ISSET(c, &may))) {
-			fprintf(stderr, "blkload: %s: --cpus_allowed %s: CPU %u is not one this process may run on (online, in its affinity)\n",
+		if (cpuset_test(&w->allowed, c) && (c >= CPU_SETSIZE || !cpuset_test(&on, c))) {
+			fprintf(stderr, "blkload: %s: --cpus_allowed %s: CPU %u is offline or does not exist\n",
 				cmd, allowed, c);
+			cpuset_free(&on);
 			return -1;
 		}
 	}
+	cpuset_free(&on);
 	w->have_allowed = true;
 	return 0;
 }
@@ -642,7 +665,7 @@ void workload_place(struct workload *w, unsigned int clone)
 	if (w->have_cpus || (!w->have_allowed && w->numjobs <= 1))
 		return;
 	if (w->have_allowed) {
-		/* fio_cpus() checked them: CPUs this process may use, below CPU_SETSIZE. */
+		/* fio_cpus() checked them: online CPUs, below CPU_SETSIZE. */
 		CPU_ZERO(&set);
 		for (unsigned int c = 0; c < cpuset_limit(&w->allowed) && c < CPU_SETSIZE; c++)
 			if (cpuset_test(&w->allowed, c))
@@ -689,18 +712,18 @@ static int rate_to_iops(struct workload *w, const uint64_t rate[3], const char *
 
 	if (!rate[0] && !rate[1] && !rate[2])
 		return 0;
-	if (dirs != 1 || w->p.nbs[0] || w->p.rate_iops) {
+	if (dirs != 1 || w->p.nbs[0] || w->nr_devs > 1) {
 		fprintf(stderr, "blkload: %s: --rate: %s\n", cmd,
-			w->p.rate_iops ? "rate or rate_iops, not both" :
 			dirs != 1 ? "fio limits each direction of a mix apart; blkload's rate_iops limits the job's IOs together: give rate_iops" :
-			"with bssplit or bsrange the IOs differ in size: give rate_iops");
+			w->p.nbs[0] ? "with bssplit or bsrange the IOs differ in size: give rate_iops" :
+			"fio's rate is the job's over all its files; blkload runs a job per device: give rate_iops, each device's");
 		return -1;
 	}
 	if (!v)
 		return 0;
-	if (v / w->p.bs < 1 || v / w->p.bs > UINT32_MAX) {
+	if (v % w->p.bs || v / w->p.bs > UINT32_MAX) {
 		fprintf(stderr, "blkload: %s: --rate %" PRIu64 ": %s IOs of bs (%u) a second\n", cmd,
-			v, v / w->p.bs < 1 ? "below one of the" : "over 2^32", w->p.bs);
+			v, v % w->p.bs ? "not a whole number of" : "over 2^32", w->p.bs);
 		return -1;
 	}
 	w->p.rate_iops = (uint32_t)(v / w->p.bs);
@@ -1037,6 +1060,13 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				w->group_reporting = b == 1;
 				break;
 			}
+			/* fio's iodepth_batch_complete_min: how many completions a reap waits for. */
+			if (!strncmp(opts[idx].name, "iodepth_batch_complete", 22) && optarg &&
+			    strcmp(optarg, "1") && strcmp(optarg, "0")) {
+				ret = bad_value(opts[idx].name, optarg,
+						"blkload's reap waits for one completion at least (fio's default, 0 or 1); waiting for more is not in blkload yet");
+				break;
+			}
 			/* What blkload does anyway: fio's bare form or =1. */
 			if (optarg && strcmp(optarg, "1") && strcmp(optarg, "true") &&
 			    !(!strcmp(opts[idx].name, "norandommap") && !strcmp(optarg, "0")) &&
@@ -1065,16 +1095,19 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 
 			memset(rate, 0, sizeof(rate));
 			for (; (field = strsep(&at, ",")) && !ret; d++) {
-				if (d > 2 || (*field && (parse_size(field, &rate[d]) || !rate[d])))
+				if (d > 2 || (*field && parse_size(field, &rate[d])))
 					ret = bad_value(opts[idx].name, optarg,
 							"bytes a second, such as 10m, or fio's READS,WRITES,TRIMS");
 			}
 			if (d == 1)
 				rate[1] = rate[2] = rate[0];
+			/* The last of rate and rate_iops wins (a command line's over a file's). */
+			w->p.rate_iops = 0;
 			free(dup);
 			break;
 		}
 		case OPT_RATE_IOPS:
+			memset(rate, 0, sizeof(rate));
 			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->p.rate_iops) ?
 			      bad_value(opts[idx].name, optarg,
 					"IOs a second, a number (fio's read,write form: one number here)") : 0;
@@ -1213,7 +1246,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 
 			/* Only the syntax here: the module says what it accepts. */
 			if (parse_size(optarg, &v) || v > UINT32_MAX)
-				ret = bad_value(opts[idx].name, optarg, "a size such as 4k");
+				ret = bad_value(opts[idx].name, optarg, strchr(optarg, ',') ?
+						"one size such as 4k (fio's READS,WRITES sizes are not in blkload yet; bssplit takes READS,WRITES)" :
+						"a size such as 4k");
 			w->p.bs = (uint32_t)v;
 			break;
 		}

@@ -42,6 +42,12 @@ refused "has no trims" --dev /dev/x --rw=trim --allow-write --ioengine=libaio
 refused "'rate_min' is a fio I/O rate option" --dev /dev/x --rate_min=1m
 refused "the module's bios do not go through it" --dev /dev/x --direct=0 --ioengine=kernel
 refused "fio's null engine is not a block-device path" --dev /dev/x --ioengine=null
+ok --ioengine=libaio --name=a --filename=/dev/x --name=b --wait_for=a --filename=/dev/x
+refused "wait_for=zz: no job of that name before it" --name=a --filename=/dev/x \
+	--name=b --wait_for=zz --filename=/dev/x
+refused "waiting for more is not in blkload yet" --dev /dev/x --iodepth_batch_complete=16
+grep -q "^output-format: .*blkload takes it" <<<"$("$bl" fio --cmdhelp=output-format)" ||
+	{ echo "cmdhelp output-format: $("$bl" fio --cmdhelp=output-format)"; fail=1; }
 ok --dev /dev/x --ioengine=psync --iodepth=8
 refused "--showcmd turns job files into a command line" --dev /dev/x --showcmd
 ok --dev /dev/x --direct=0

@@ -102,7 +102,12 @@ static void *wave_thread(void *arg)
 	struct wave_run *wr = arg;
 
 	wr->ret = engine_run(wr->ops, &wr->w, wr->stop, wr->jobs, wr->cw);
-	/* One that failed before its start still lets the others start (and end them). */
+	/*
+	 * One that failed before its start ends the others (before they pass
+	 * the gate: the gate's lock orders the stop before their look at it).
+	 */
+	if (wr->ret && wr->sync.gate)
+		__atomic_store_n(wr->stop, 1, __ATOMIC_RELEASE);
 	wave_sync_arrive(&wr->sync);
 	__atomic_store_n(&wr->done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -192,10 +197,10 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 
 				all &= done;
 				if (done && wr[k].ret)
-					stop = 1;
+					__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 			}
 			if (interrupted)
-				stop = 1;
+				__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 			if (!all)
 				nanosleep(&ts, NULL);
 		}
@@ -220,7 +225,7 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 			out[i].name = w->name;
 			out[i].logs = &w->logs;
 			out[i].group_reporting = w->group_reporting;
-			region_note(w, &out[i]);
+			region_note(w, r, &out[i]);
 			if ((out[i].error || job_errors(&out[i])) && rc >= 0)
 				rc = 1;
 		}
@@ -297,10 +302,15 @@ static void claim_put(dev_t rdev)
 	pthread_mutex_unlock(&claims_lock);
 }
 
-void region_note(const struct workload *w, const struct job *j)
+void region_note(const struct workload *w, const struct results *r, const struct job *j)
 {
 	if (w->clone || !w->p.size || !j->p.size || j->p.size >= w->p.size)
 		return;
+	/* Each device once a run: not when a job before it was cut there already. */
+	for (const struct job *b = r->jobs; b < j; b++)
+		if (b->path && !strcmp(b->path, j->path) && b->p.size == j->p.size &&
+		    b->p.offset == j->p.offset)
+			return;
 	fprintf(stderr, "blkload: %s: size %" PRIu64 " from offset %" PRIu64 " is past the device's end: the region ends there (%" PRIu64 " bytes), as in fio\n",
 		j->path, w->p.size, w->p.offset, j->p.size);
 }
@@ -1136,8 +1146,11 @@ int engine_run(const struct engine_ops *ops, const struct workload *w,
 		pthread_attr_destroy(&attr);
 	}
 	pthread_barrier_wait(&run.start);
-	/* The jobs of a wave start at one moment, once every one is ready. */
+	/* The jobs of a wave start at one moment, once every one is ready; or none, stopped. */
 	wave_sync_arrive(w->sync);
+	if (w->sync && __atomic_load_n(intr, __ATOMIC_ACQUIRE))
+		for (unsigned int i = 0; i < run.nr_jobs; i++)
+			job_end(&run.jobs[i], BLKLOAD_REASON_STOPPED);
 	/* --start-at: every thread ready; a late or interrupted start ends the jobs at once. */
 	if (w->start_at_ns) {
 		late = start_at_wait(w->start_at_ns, intr);
@@ -1216,9 +1229,17 @@ out:
 		free(job->core.vmap);
 		if (ops->job_close)
 			ops->job_close(&run, job);
-		/* Buffered writes reach the device before the claim goes (fio's end_fsync aside). */
-		if (job->fd >= 0 && w->buffered && bl_params_changes(&p))
-			fsync(job->fd);
+		/* Buffered writes reach the device before the claim goes (untimed); a failure is the job's. */
+		if (job->fd >= 0 && w->buffered && bl_params_changes(&p) && fsync(job->fd)) {
+			int err = errno;
+
+			fprintf(stderr, "blkload: %s: fsync of the buffered writes: %s\n", job->path,
+				strerror(err));
+			if (!ret) {
+				jobs[i].error = -err;
+				jobs[i].reason = BLKLOAD_REASON_ERROR;
+			}
+		}
 		if (job->fd >= 0)
 			close(job->fd);
 		if (job->claimed)

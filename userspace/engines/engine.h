@@ -200,8 +200,11 @@ const struct engine_ops *const *engine_all(void);
 /* The engine that declares option @val, or NULL. */
 const struct engine_ops *engine_of_opt(int val);
 void engine_list(FILE *f);
-/* Says so when the job's region (@j's) is smaller than @w's size: the device ended it. */
-void region_note(const struct workload *w, const struct job *j);
+/*
+ * Says so when the job's region (@j's, in @r) is smaller than @w's size:
+ * the device ended it; once per device a run.
+ */
+void region_note(const struct workload *w, const struct results *r, const struct job *j);
 
 /* Where the jobs of a userspace wave wait for each other before they start. */
 struct wave_gate {

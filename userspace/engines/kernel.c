@@ -300,7 +300,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			out[i].opts = &ws[k]->opts;
 			out[i].name = ws[k]->name;
 			out[i].group_reporting = ws[k]->group_reporting;
-			region_note(ws[k], &out[i]);
+			region_note(ws[k], r, &out[i]);
 			out[i].logs = &ws[k]->logs;
 			if (job_failed(&out[i]) && rc == 0)
 				rc = 1;

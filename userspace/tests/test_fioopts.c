@@ -104,7 +104,7 @@ TEST(verdicts)
 	/* The file option warned once. */
 	ASSERT_NE(NULL, strstr(err, "'directory' ignored"));
 	EXPECT_EQ(NULL, strstr(strstr(err, "'directory' ignored") + 1, "'directory' ignored"));
-	EXPECT_NE(NULL, strstr(err, "'end_fsync=1': blkload does no fsync at the end; blkload takes end_fsync=0 or end_fsync=false"))
+	EXPECT_NE(NULL, strstr(err, "'end_fsync=1': blkload's direct IO leaves nothing to flush; direct=0 writes are flushed once at the end, untimed; blkload takes end_fsync=0 or end_fsync=false"))
 		TH_LOG("%s", err);
 }
 
@@ -125,7 +125,7 @@ TEST(cmdhelp)
 	fclose(stderr);
 	stderr = saved;
 	fclose(f);
-	EXPECT_NE(NULL, strstr(buf, "end_fsync: fio's I/O type option: accepted as 0 false: blkload does no fsync at the end")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "end_fsync: fio's I/O type option: accepted as 0 false: blkload's direct IO leaves nothing to flush")) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "blkload's --runtime")) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "nrfiles (nr_files): fio's file option: a file option")) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "allow-write: blkload's own option")) TH_LOG("%s", buf);

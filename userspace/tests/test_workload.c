@@ -135,9 +135,21 @@ TEST(fio_options_mapped)
 	/* Each copy its own seed (fio's jobs are seeded apart). */
 	EXPECT_NE(7, w.p.randseed);
 	workload_free(&w);
-	/* A CPU this process may not run on: refused, as fio does. */
+	/* A CPU that does not exist: refused, as fio does. */
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--cpus_allowed=100000", NULL));
 	workload_free(&w);
+	/* One outside this process's affinity is taken (taskset -c 0 blkload ...). */
+	if (CPU_COUNT(&may) > 1) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(before, &one);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+		snprintf(list, sizeof(list), "%u", last);
+		EXPECT_EQ(0, parse(&w, "--dev", "/dev/x", "--cpus_allowed", list, NULL));
+		workload_free(&w);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(may), &may));
+	}
 	/* numjobs alone: the CPUs this process may use, in turn; one copy each. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numjobs", "4096", NULL));
 	workload_place(&w, 1);
@@ -176,9 +188,19 @@ TEST(fio_options_mapped)
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rw=randrw", "--rate=1m", NULL));
 	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=100", NULL));
+	/* The last of rate and rate_iops wins; rate=0 is no limit; a part of an IO is refused. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate=1m", "--rate_iops=5", NULL));
+	EXPECT_EQ(5, w.p.rate_iops);
 	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=1m", "--rate_iops=5", NULL));
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate_iops=5", "--rate=1m", NULL));
+	EXPECT_EQ(256, w.p.rate_iops);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate=0", NULL));
+	EXPECT_EQ(0, w.p.rate_iops);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=6000", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--filename=/dev/x:/dev/y", "--rate=1m", NULL));
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=1m,2m,3m,4m", NULL));
 	workload_free(&w);
@@ -440,7 +462,7 @@ TEST(fio_refusals_say_why)
 		{ "--zonemode=zbd", "'zonemode' is a fio zoned device option" },
 		{ "-sqthread_poll=1", "'sqthread_poll=1': blkload's io_uring engine submits from its own thread" },
 		{ "--profile=act", "'profile' names one of fio's predefined workloads" },
-		{ "--end_fsync=1", "'end_fsync=1': blkload does no fsync at the end" },
+		{ "--end_fsync=1", "'end_fsync=1': blkload's direct IO leaves nothing to flush" },
 		{ "--exitall", "'exitall': blkload's jobs run to their own ends" },
 		{ "--refill_buffers", "'refill_buffers' is a fio buffer option that blkload does not have yet" },
 		{ "--create_only=1", "'create_only=1': blkload does the job's IO" },
