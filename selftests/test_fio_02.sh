@@ -26,46 +26,22 @@ dstat() {
 	awk '{ print $1, $5 }' /sys/block/nullb0/stat
 }
 
-# numjobs=4 without group_reporting: four entries of n IOs each, as fio's,
-# and 4n reads on the device (module, then libaio).
-copies() {
-	local a b
-	a=$(dstat)
-	blkload run --name=c --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 \
-		--number_ios=$n --numjobs=4 --ioengine="$1" --output-format=json >"$tmp/b.json" ||
-		return 1
-	b=$(dstat)
-	fio --name=c --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 --number_ios=$n \
-		--numjobs=4 --ioengine=libaio --direct=1 --output-format=json \
-		--output="$tmp/f.json" >/dev/null 2>&1 || return 1
-	echo "# device reads: $a -> $b"
-	test $(( ${b% *} - ${a% *} )) = $(( 4 * n )) || return 1
-	python3 - "$tmp/f.json" "$tmp/b.json" $n <<'PY'
-import json, sys
-f, b = (json.load(open(p)) for p in sys.argv[1:3])
-n = int(sys.argv[3])
-fj, bj = f['jobs'], b['jobs']
-print('# fio %d entries %s, blkload %d entries %s' % (
-    len(fj), [j['read']['total_ios'] for j in fj], len(bj), [j['read']['total_ios'] for j in bj]))
-ok = len(fj) == len(bj) == 4
-ok &= all(j['read']['total_ios'] == n for j in fj + bj)
-ok &= all(j['jobname'] == 'c' for j in bj)
-ok &= b['all_jobs']['read']['total_ios'] == 4 * n
-sys.exit(not ok)
-PY
+# The same random-read line on blkload (engine $1) and on fio's libaio, each
+# with the options after $1: their JSON in b.json and f.json.
+blkload_line() {
+	local engine=$1
+	shift
+	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 --number_ios=$n \
+		--ioengine="$engine" --output-format=json "$@" >"$tmp/b.json"
 }
-bl_check "numjobs=4 on the module: four jobs of n IOs, as fio's; the device counts 4n" copies kernel
-bl_check "numjobs=4 on libaio (four jobs of a wave together): the same" copies libaio
-
-# group_reporting: one entry summing the copies, with fio's keys.
-grouped() {
-	blkload run --name=g --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 \
-		--number_ios=$n --numjobs=3 --group_reporting --ioengine="$1" \
-		--output-format=json >"$tmp/b.json" || return 1
-	fio --name=g --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 --number_ios=$n \
-		--numjobs=3 --group_reporting --ioengine=libaio --direct=1 --output-format=json \
-		--output="$tmp/f.json" >/dev/null 2>&1 || return 1
-	python3 - "$tmp/f.json" "$tmp/b.json" $n <<'PY'
+fio_line() {
+	fio --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 --number_ios=$n \
+		--ioengine=libaio --direct=1 --output-format=json --output="$tmp/f.json" "$@" \
+		>/dev/null 2>&1
+}
+# Both documents' job entries and reads, then the checks in $1 (python, f b fj bj n).
+compare_jobs() {
+	python3 - "$tmp/f.json" "$tmp/b.json" $n "$1" <<'PY'
 import json, sys
 f, b = (json.load(open(p)) for p in sys.argv[1:3])
 n = int(sys.argv[3])
@@ -75,11 +51,34 @@ print('# fio %d entries %s, blkload %d entries %s' % (
 missing = [k for k in fj[0]['read'] if k not in bj[0]['read']]
 if missing:
     print('# missing: %s' % missing)
-ok = len(fj) == len(bj) == 1 and not missing
-ok &= fj[0]['read']['total_ios'] == bj[0]['read']['total_ios'] == 3 * n
-ok &= bj[0]['read']['clat_ns']['N'] == 3 * n
-sys.exit(not ok)
+sys.exit(bool(missing) or not eval('(' + sys.argv[4] + ')'))
 PY
+}
+
+# numjobs=4 without group_reporting: four entries of n IOs each, as fio's,
+# and 4n reads on the device (module, then libaio).
+copies() {
+	local a b
+	a=$(dstat)
+	blkload_line "$1" --name=c --numjobs=4 || return 1
+	b=$(dstat)
+	fio_line --name=c --numjobs=4 || return 1
+	echo "# device reads: $a -> $b"
+	test $(( ${b% *} - ${a% *} )) = $(( 4 * n )) &&
+		compare_jobs "len(fj) == len(bj) == 4 and
+all(j['read']['total_ios'] == n for j in fj + bj) and
+all(j['jobname'] == 'c' for j in bj) and b['all_jobs']['read']['total_ios'] == 4 * n"
+}
+bl_check "numjobs=4 on the module: four jobs of n IOs, as fio's; the device counts 4n" copies kernel
+bl_check "numjobs=4 on libaio (four jobs of a wave together): the same" copies libaio
+
+# group_reporting: one entry summing the copies, with fio's keys.
+grouped() {
+	blkload_line "$1" --name=g --numjobs=3 --group_reporting || return 1
+	fio_line --name=g --numjobs=3 --group_reporting || return 1
+	compare_jobs "len(fj) == len(bj) == 1 and
+fj[0]['read']['total_ios'] == bj[0]['read']['total_ios'] == 3 * n and
+bj[0]['read']['clat_ns']['N'] == 3 * n"
 }
 bl_check "numjobs=3 group_reporting (module): one entry of 3n IOs, as fio's" grouped kernel
 bl_check "numjobs=3 group_reporting (io_uring): the same" grouped io_uring

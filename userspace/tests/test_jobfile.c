@@ -24,9 +24,9 @@ static char *write_file(const char *text)
 	return path;
 }
 
-static int read_text(struct jobfile *jf, const char *text, char *err, size_t errlen)
+/* jobfile_read() of @path with stderr into @err. */
+static int read_path(struct jobfile *jf, const char *path, char *err, size_t errlen)
 {
-	char *path = write_file(text);
 	FILE *saved = stderr, *f = fmemopen(err, errlen, "w");
 	int ret;
 
@@ -35,6 +35,14 @@ static int read_text(struct jobfile *jf, const char *text, char *err, size_t err
 	ret = jobfile_read(jf, path, workload_option_known);
 	stderr = saved;
 	fclose(f);
+	return ret;
+}
+
+static int read_text(struct jobfile *jf, const char *text, char *err, size_t errlen)
+{
+	char *path = write_file(text);
+	int ret = read_path(jf, path, err, errlen);
+
 	unlink(path);
 	free(path);
 	return ret;
@@ -241,8 +249,8 @@ TEST(include_files)
 {
 	char dir[] = "/tmp/blkload-inc-XXXXXX", *main_path, *nested, *glob, *bad;
 	struct jobfile jf = { 0 };
-	FILE *saved = stderr, *f;
 	char err[1024];
+	FILE *f;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
 	glob = malloc(strlen(dir) + 32);
@@ -266,11 +274,7 @@ TEST(include_files)
 	fputs("[global]\nfilename=/dev/x\ninclude glob-include.fio\n[test]\nrw=randread\n"
 	      "include test-include.fio\nbs=8k\n", f);
 	fclose(f);
-	memset(err, 0, sizeof(err));
-	stderr = fmemopen(err, sizeof(err), "w");
-	EXPECT_EQ(0, jobfile_read(&jf, main_path, workload_option_known));
-	fclose(stderr);
-	stderr = saved;
+	EXPECT_EQ(0, read_path(&jf, main_path, err, sizeof(err)));
 	ASSERT_EQ(1, jf.nr) TH_LOG("%s", err);
 	EXPECT_STREQ("--group_reporting=1", arg(&jf.jobs[0], "--group_reporting"));
 	EXPECT_STREQ("--iodepth=4", arg(&jf.jobs[0], "--iodepth"));
@@ -281,10 +285,7 @@ TEST(include_files)
 	f = fopen(main_path, "w");
 	fputs("[a]\ninclude bad.fio\n", f);
 	fclose(f);
-	stderr = fmemopen(err, sizeof(err), "w");
-	EXPECT_EQ(-1, jobfile_read(&jf, main_path, workload_option_known));
-	fclose(stderr);
-	stderr = saved;
+	EXPECT_EQ(-1, read_path(&jf, main_path, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "bad.fio:1: an included file holds no [section]")) TH_LOG("%s", err);
 	jobfile_free(&jf);
 	/* A file that includes itself: stopped at the depth limit. */
@@ -294,10 +295,7 @@ TEST(include_files)
 	f = fopen(glob, "w");
 	fputs("include glob-include.fio\n", f);
 	fclose(f);
-	stderr = fmemopen(err, sizeof(err), "w");
-	EXPECT_EQ(-1, jobfile_read(&jf, main_path, workload_option_known));
-	fclose(stderr);
-	stderr = saved;
+	EXPECT_EQ(-1, read_path(&jf, main_path, err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "include nested deeper than 16 files")) TH_LOG("%s", err);
 	jobfile_free(&jf);
 	unlink(glob);

@@ -174,36 +174,6 @@ TEST(fio_options_mapped)
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numjobs", "4097", NULL));
 	workload_free(&w);
-	/* fio's rate: bytes a second of the job's one direction, as IOs of bs. */
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--rate=1m", NULL));
-	EXPECT_EQ(256, w.p.rate_iops);
-	workload_free(&w);
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=write", "--bs=8k", "--rate=,8m",
-			   "--allow-write", NULL));
-	EXPECT_EQ(1024, w.p.rate_iops);
-	workload_free(&w);
-	/* Only the reads limited, on a write job: no limit, as in fio. */
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=write", "--rate=1m,", NULL));
-	EXPECT_EQ(0, w.p.rate_iops);
-	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rw=randrw", "--rate=1m", NULL));
-	workload_free(&w);
-	/* The last of rate and rate_iops wins; rate=0 is no limit; a part of an IO is refused. */
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate=1m", "--rate_iops=5", NULL));
-	EXPECT_EQ(5, w.p.rate_iops);
-	workload_free(&w);
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate_iops=5", "--rate=1m", NULL));
-	EXPECT_EQ(256, w.p.rate_iops);
-	workload_free(&w);
-	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate=0", NULL));
-	EXPECT_EQ(0, w.p.rate_iops);
-	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=6000", NULL));
-	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--filename=/dev/x:/dev/y", "--rate=1m", NULL));
-	workload_free(&w);
-	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate=1m,2m,3m,4m", NULL));
-	workload_free(&w);
 	/* fio's psync & co: one IO at a time, on the libaio engine. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--ioengine=psync", "--iodepth=8", NULL));
 	EXPECT_STREQ("libaio", w.engine);
@@ -326,6 +296,47 @@ TEST(bssplit)
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--bsrange=4k-8k:16k-32k", NULL));
 	workload_free(&w);
+}
+
+/*
+ * fio's rate: bytes a second of the job's one direction, as IOs of bs; the
+ * last of rate and rate_iops wins; 0 is no limit; refused on a mix, over
+ * two devices, for a part of an IO, with a fourth field.
+ */
+TEST(rate_as_rate_iops)
+{
+	static const struct {
+		const char *a[4];
+		int ret;
+		uint32_t iops;
+	} cases[] = {
+		{ { "--rw=randread", "--rate=1m" }, 0, 256 },
+		{ { "--rw=write", "--bs=8k", "--rate=,8m", "--allow-write" }, 0, 1024 },
+		{ { "--rw=write", "--rate=1m," }, 0, 0 },	/* only reads limited */
+		{ { "--rate=1m", "--rate_iops=5" }, 0, 5 },
+		{ { "--rate_iops=5", "--rate=1m" }, 0, 256 },
+		{ { "--rate=0" }, 0, 0 },
+		{ { "--rw=randrw", "--rate=1m" }, -1, 0 },
+		{ { "--rate=6000" }, -1, 0 },
+		{ { "--rate=1m,2m,3m,4m" }, -1, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct workload w;
+
+		EXPECT_EQ(cases[i].ret, parse(&w, "--dev", "/dev/x", cases[i].a[0], cases[i].a[1],
+					      cases[i].a[2], cases[i].a[3], NULL))
+			TH_LOG("case %zu", i);
+		if (!cases[i].ret)
+			EXPECT_EQ(cases[i].iops, w.p.rate_iops) TH_LOG("case %zu", i);
+		workload_free(&w);
+	}
+	{
+		struct workload w;
+
+		EXPECT_EQ(-1, parse(&w, "--filename=/dev/x:/dev/y", "--rate=1m", NULL));
+		workload_free(&w);
+	}
 }
 
 TEST(fio_options_refused)
