@@ -24,5 +24,5 @@ fi
 echo "demo: blkload compare over rbd/demo0 and rbd/demo1 (prefilled first)"
 blkload compare --images rbd/demo --count 2 --rw randread,randwrite --bs 4k \
 	--iodepth "${DEMO_IODEPTH:-1,32}" --repeat "${DEMO_REPEAT:-3}" \
-	--runtime "${DEMO_RUNTIME:-4}" --ramp_time 1 --allow-write --output "$out"
+	--time_based --runtime "${DEMO_RUNTIME:-4}" --ramp_time 1 --allow-write --output "$out"
 if ((loaded)); then rmmod blkload; fi

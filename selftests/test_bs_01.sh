@@ -124,11 +124,14 @@ same_ios() {
 }
 bl_check "the io_uring engine issues exactly the module's offsets and sizes" same_ios
 
-split_refused() {
-	bl_refused 'give runtime or number' blkload run --dev /dev/nullb0 --bssplit $split &&
+# fio's pass is the region's bytes; blkload's the IOs of the split's mean size (8k here).
+split_pass() {
+	blkload -j run --dev /dev/nullb0 --rw randread --bssplit 4k/50:12k/50 --size 4m |
+		bl_json "d['jobs'][0]['read']['total_ios'] == 512" \
+			"abs(d['jobs'][0]['read']['io_bytes'] - (4 << 20)) < 512 << 10" &&
 		bl_refused 'does not fit the region' blkload run --dev /dev/nullb0 \
 			--bssplit 4k/50:1m/50 --size 512k --number_ios 10
 }
-bl_check "without runtime or number_ios, or larger than the region: refused" split_refused
+bl_check "without runtime or number_ios: one pass of the split's mean size; larger than the region: refused" split_pass
 bl_check "nothing left" bl_clean
 ktap_finished

@@ -61,7 +61,7 @@ write4() {
 }
 bl_check "krbd: 4 images x 200 random 4k writes, exact per device and summed" write4
 read4() {
-	blkload -j run "${args[@]}" --rw randread --bs 4k --iodepth 16 --runtime 3 \
+	blkload -j run "${args[@]}" --rw randread --bs 4k --iodepth 16 --time_based --runtime 3 \
 		--cpus 0-1 | tee "$tmp/r.json" |
 		bl_json "len(d['jobs']) == 4" \
 			"all(j['read']['total_ios'] > 0 and j['read']['errors'] == 0 for j in d['jobs'])" \
@@ -194,7 +194,7 @@ uring_rbd() {
 bl_check "io_uring engine on $dev: 300 random writes exactly" uring_rbd
 
 text_report() {
-	blkload run "${args[@]}" --rw randread --bs 4k --iodepth 16 --runtime 1 >"$tmp/t.txt" 2>&1
+	blkload run "${args[@]}" --rw randread --bs 4k --iodepth 16 --time_based --runtime 1 >"$tmp/t.txt" 2>&1
 	sed 's/^/# /' "$tmp/t.txt"
 	test "$(grep -c '^/dev/rbd[0-9]*: (groupid=0, jobs=1): err= 0: job [0-9]* on /dev/rbd[0-9]*, rw=randread, bs=4096, iodepth=16, cpus=0: done (runtime)' "$tmp/t.txt")" = 4 &&
 		test "$(grep -c '^  read: IOPS=[0-9.]*k\?, BW=[0-9.]*[KMG]\?i\?B/s ([0-9.]*[kMG]\?B/s)([0-9.]*[KMG]\?i\?B/[0-9]*msec)$' "$tmp/t.txt")" = 5 &&
@@ -217,7 +217,7 @@ job_runs() {
 
 stall() {
 	blkload -j run --dev "$dev" --rw randwrite --bs 4k --iodepth 8 \
-		--runtime $((BL_SCALE > 1 ? 12 : 8)) --allow-write >"$tmp/s.json" &
+		--time_based --runtime $((BL_SCALE > 1 ? 12 : 8)) --allow-write >"$tmp/s.json" &
 	local pid=$!
 	job_runs $pid || return 1
 	kill -STOP "$osd_pid"
@@ -235,7 +235,7 @@ bl_check "OSD stopped 3 s mid-run: the run resumes and reports a stall of >= 2.5
 timeout_map() {
 	local d pid rc
 	d=$(rbd map -o noudev,osd_request_timeout=3 rbd/img1) || return 1
-	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --runtime 60 \
+	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --time_based --runtime 60 \
 		--allow-write >"$tmp/o.json" &
 	pid=$!
 	job_runs $pid || { rbd unmap -o noudev "$d"; return 1; }
@@ -251,7 +251,7 @@ bl_check "osd_request_timeout=3: the same stall ends the run with ETIMEDOUT" tim
 
 force_unmap() {
 	local d=${rbds[3]} pid rc t0 t1
-	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --runtime 60 \
+	blkload -j run --dev "$d" --rw randwrite --bs 4k --iodepth 8 --time_based --runtime 60 \
 		--allow-write >"$tmp/u.json" &
 	pid=$!
 	job_runs $pid || return 1
@@ -292,7 +292,7 @@ else
 
 	unallocated() {
 		blkload compare --images rbd/cmp --count 2 --rw randread --bs 4k --iodepth 1 \
-			--repeat 2 --runtime 1 --output "$tmp/un" 2>"$tmp/un.err" && return 1
+			--repeat 2 --time_based --runtime 1 --output "$tmp/un" 2>"$tmp/un.err" && return 1
 		sed 's/^/# /' "$tmp/un.err"
 		grep -q "rbd/cmp0 is not fully allocated (rbd du: .* used of 16.00 MiB provisioned" \
 			"$tmp/un.err" && grep -q "Add --allow-write to prefill" "$tmp/un.err" &&
@@ -302,7 +302,7 @@ else
 
 	ceph() {
 		blkload compare --images rbd/cmp --count 2 --rw randread --bs 4k --iodepth 4 \
-			--paths kernel,librbd --repeat 2 --runtime 1 --ramp_time 300ms --allow-write \
+			--paths kernel,librbd --repeat 2 --time_based --runtime 1 --ramp_time 300ms --allow-write \
 			--cpus 0 --output "$tmp/ceph" >"$tmp/ceph.out" 2>"$tmp/ceph.err" ||
 			{ sed 's/^/# /' "$tmp/ceph.err"; return 1; }
 		grep -q "prefilling 2 targets" "$tmp/ceph.err" || return 1
@@ -322,7 +322,7 @@ else
 	# SIGTERM: the run in progress finishes and counts, then compare ends.
 	term() {
 		blkload compare --images rbd/cmp --count 1 --rw randread --bs 4k --iodepth 1,2 \
-			--repeat 5 --runtime 1 --ramp_time 0 --paths kernel,librbd \
+			--repeat 5 --time_based --runtime 1 --ramp_time 0 --paths kernel,librbd \
 			--output "$tmp/term" >/dev/null 2>"$tmp/term.err" &
 		local pid=$! rc
 		# Once the second run has begun (the first is done): SIGTERM.
@@ -343,7 +343,7 @@ else
 	# have groups of their own and get one), is not a sample, and nothing stays.
 	ctrlc() {
 		setsid blkload compare --images rbd/cmp --count 1 --rw randread --bs 4k --iodepth 1,2 \
-			--repeat 5 --runtime 30 --ramp_time 0 --paths kernel,librbd \
+			--repeat 5 --time_based --runtime 30 --ramp_time 0 --paths kernel,librbd \
 			--output "$tmp/int" >/dev/null 2>"$tmp/int.err" &
 		local pid=$! rc t0 t1
 		bl_wait 1200 compgen -G "$tmp/int/runs/001-*.json" >/dev/null || return 1

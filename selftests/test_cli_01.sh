@@ -56,7 +56,7 @@ run_json_plus() {
 bl_check "run (json+): two jobs, 600 IOs, bins and the asked percentiles" run_json_plus
 
 start_job() {
-	vg blkload -j start --dev /dev/nullb0 --runtime 600 || return 1
+	vg blkload -j start --dev /dev/nullb0 --time_based --runtime 600 || return 1
 	id=$(bl_started_id <"$tmp/out") && test -n "$id"
 }
 bl_check "start: a job id" start_job

@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 fio_line() {
 	blkload run --name=randread-test --filename=/dev/nullb0:/dev/nullb1 --ioengine=$1 \
-		--direct=1 --rw=randread --bs=4k --iodepth=8 --runtime=1 --time_based \
+		--direct=1 --rw=randread --bs=4k --iodepth=8 --time_based --runtime=1 \
 		--numjobs=2 --cpus_allowed_policy=split --group_reporting --norandommap \
 		--output-format=json --output="$tmp/$1.json" || return 1
 	# Two copies on each device, group_reporting: one entry, as fio's.
@@ -43,7 +43,7 @@ bl_check "fio's numbers: 0x1000, 08, 010 (ten), 100msec; -j after the command" n
 
 after_ids() {
 	local id
-	id=$(blkload -j start --dev /dev/nullb0 --rw randread --runtime 30 |
+	id=$(blkload -j start --dev /dev/nullb0 --rw randread --time_based --runtime 30 |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])')
 	blkload stats "$id" --per_cpu --output-format=json | bl_json "len(d['jobs']) == 1" &&
 		blkload stop "$id" --drain-timeout 5s -j >/dev/null
@@ -64,7 +64,7 @@ bl_check "refusals in one line: --rate, --direct=0, an unknown option (no usage 
 ceph_user() {
 	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=4 \
 		--cpus_allowed_policy split --randrepeat 0 --disk_util 0 --time_based \
-		--runtime 1 --ramp_time 0 --numjobs 1 --buffered 0 --output-format=json |
+		--time_based --runtime 1 --ramp_time 0 --numjobs 1 --buffered 0 --output-format=json |
 		bl_json "d['jobs'][0]['read']['total_ios'] > 0" "d['jobs'][0]['randseed'] != 0"
 }
 bl_check "a Ceph user's options: --randrepeat 0 --disk_util 0 --buffered 0 --numjobs 1" ceph_user
@@ -89,7 +89,7 @@ cbt_line() {
 	for tool in "blkload run" "$tmp/bin/fio" fio; do
 		$tool --output-format=json,normal --output="$tmp/cbt.out" --end_fsync=0 \
 			-ioengine=libaio --name=cbt --filename=/dev/nullb0 --rw=randread --bs=4k \
-			--iodepth=4 --runtime=1 --time_based --direct=1 >/dev/null || return 1
+			--iodepth=4 --time_based --runtime=1 --direct=1 >/dev/null || return 1
 		json_then_text "$tmp/cbt.out" || { echo "# $tool"; return 1; }
 		rm -f "$tmp/cbt.out"
 	done

@@ -31,7 +31,7 @@ check_result() {
 # --- block devices: the device paths -------------------------------------
 nullb() {
 	blkload compare /dev/nullb0 --rw randread,randwrite --bs 4k --iodepth 2 --repeat 2 \
-		--runtime 1 --ramp_time 200ms --allow-write --cpus 0 --output "$tmp/nb" \
+		--time_based --runtime 1 --ramp_time 200ms --allow-write --cpus 0 --output "$tmp/nb" \
 		>"$tmp/nb.out" 2>"$tmp/nb.err" || { sed 's/^/# /' "$tmp/nb.err"; return 1; }
 	check_result "$tmp/nb" 1 kernel,io_uring,libaio kernel 2 &&
 		grep -q "^| randread | 4k | 2 | libaio |" "$tmp/nb.out"
@@ -57,7 +57,7 @@ bl_check "refused: librbd on a plain device, writes without --allow-write, an un
 vg() {
 	valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \
 		--log-file="$tmp/vg" blkload compare /dev/nullb0 --paths kernel,io_uring \
-		--rw randread --bs 4k --iodepth 1 --repeat 2 --runtime 300ms --ramp_time 0 \
+		--rw randread --bs 4k --iodepth 1 --repeat 2 --time_based --runtime 300ms --ramp_time 0 \
 		--output "$tmp/vgout" >/dev/null 2>&1
 	local rc=$?
 	valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \

@@ -24,7 +24,7 @@ client() {
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["client_cpu"]["client_s"])'
 }
 run() {
-	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --runtime 3 "$@"
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --time_based --runtime 3 "$@"
 }
 
 fields() {
@@ -44,7 +44,7 @@ bl_check "io_uring: the same figures" fields io_uring
 # CPU 1 idle, so the loop has the window to fill.
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=$((2000000 * BL_SCALE))
 light() {
-	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --cpus 0 --runtime 3 "$@" | client
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --cpus 0 --time_based --runtime 3 "$@" | client
 }
 # Waits (up to 10 s) until the machine is quiet: work left behind by what
 # ran before (module unloads, reclaim) must not land in a window.
@@ -85,7 +85,7 @@ with=$(light --cpu-exclude none)
 # that wall time.
 t0=$(bl_ms)
 l0=$(loop_cpu)
-blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --cpus 0 --runtime 3 \
+blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --cpus 0 --time_based --runtime 3 \
 	--cpu-exclude blbusy >"$tmp/without.json"
 l1=$(loop_cpu)
 t1=$(bl_ms)

@@ -28,7 +28,7 @@ trap 'dmsetup remove --noudevsync bl_slow 2>/dev/null' EXIT
 slow=/dev/mapper/bl_slow
 [[ -b $slow ]] || slow=/dev/$(dmsetup info -c --noheadings -o blkdevname bl_slow)
 
-id=$(blkload -j start --dev "$slow" --rw randread --iodepth 4 --runtime 60 | bl_started_id)
+id=$(blkload -j start --dev "$slow" --rw randread --iodepth 4 --time_based --runtime 60 | bl_started_id)
 sleep 1
 # The request's own round trip (blnl.py --time), not the client's start:
 # under emulation a Python start alone can take a second.
@@ -58,7 +58,7 @@ bl_check "genl ctrl list is not held up by the drain (was 55 s)" \
 bl_check "the waiting CLI returns once the IO drained" wait $spid
 modprobe -r fou 2>/dev/null
 
-id=$(blkload -j start --dev "$slow" --rw randread --iodepth 2 --runtime 60 | bl_started_id)
+id=$(blkload -j start --dev "$slow" --rw randread --iodepth 2 --time_based --runtime 60 | bl_started_id)
 sleep 1
 ms=$(bl_nl del --time "$id")
 bl_check "job-del answers at once (${ms:-?} ms); the job is listed stopping and deleted" \
@@ -67,7 +67,7 @@ bl_check "and freed once drained" bl_wait $((60 * BL_SCALE)) bl_has_jobs 0
 
 restart() {
 	local id out
-	id=$(blkload -j start --dev /dev/nullb1 --rw randread --runtime 60 | bl_started_id)
+	id=$(blkload -j start --dev /dev/nullb1 --rw randread --time_based --runtime 60 | bl_started_id)
 	bl_nl stop "$id" || return 1
 	out=$(bl_nl start "$id") && return 1
 	echo "# $out"
@@ -122,7 +122,7 @@ bl_no_timeout nullb0
 cycles() {
 	local i id
 	for i in $(seq 12); do
-		id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 2 --runtime 60 |
+		id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 2 --time_based --runtime 60 |
 			bl_started_id) || return 1
 		sleep 0.$((RANDOM % 9 + 1))
 		blkload stop --drain-timeout 0 "$id" >/dev/null 2>&1

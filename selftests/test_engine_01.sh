@@ -65,7 +65,7 @@ bl_check "libaio: latency never under the device's 200 us" floor libaio
 ctrl_c() {
 	local pid rc
 	blkload -j run --engine io_uring --dev /dev/nullb0 --rw randread --iodepth 4 \
-		--runtime 60 >"$tmp/c.json" &
+		--time_based --runtime 60 >"$tmp/c.json" &
 	pid=$!
 	sleep 2
 	kill -INT $pid

@@ -35,7 +35,7 @@ bl_check "number_ios: one event, reason limit, 123 IOs" event_limit
 
 event_runtime() {
 	monitor 2 || return 1
-	blkload run --dev /dev/nullb0 --dev /dev/nullb0 --runtime 1 >/dev/null || return 1
+	blkload run --dev /dev/nullb0 --dev /dev/nullb0 --time_based --runtime 1 >/dev/null || return 1
 	wait $mpid || return 1
 	sed 's/^/# /' "$tmp/ev"
 	test "$(grep -c '"done_reason":"runtime"' "$tmp/ev")" = 2
@@ -45,7 +45,7 @@ bl_check "two jobs with a runtime: two events, reason runtime" event_runtime
 event_stopped() {
 	local id
 	monitor 1 || return 1
-	id=$(blkload -j start --dev /dev/nullb0 --runtime 60 |
+	id=$(blkload -j start --dev /dev/nullb0 --time_based --runtime 60 |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])')
 	blkload stop "$id" >/dev/null || return 1
 	wait $mpid || return 1

@@ -31,7 +31,7 @@ echo 2 >$cfs/bl_pwr/irqmode
 echo 1000000 >$cfs/bl_pwr/completion_nsec
 echo 1 >$cfs/bl_pwr/power
 bl_wait 20 test -b /dev/bl_pwr
-blkload -j run --dev /dev/bl_pwr --rw randread --iodepth 8 --cpus 0-1 --runtime 60 \
+blkload -j run --dev /dev/bl_pwr --rw randread --iodepth 8 --cpus 0-1 --time_based --runtime 60 \
 	>"$tmp/pwr.json" 2>"$tmp/pwr.err" &
 pid=$!
 sleep 1

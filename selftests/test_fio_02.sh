@@ -13,7 +13,7 @@ bl_not_on_debug_lane "fio's numjobs and group_reporting (userspace)"
 bl_require_cmd blkload python3 fio
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 bl_mark start
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=0
@@ -113,7 +113,7 @@ sys.exit(1)'
 }
 kept_out() {
 	local pid rc=0 i
-	blkload run --filename=/dev/nullb0 --rw=randwrite --numjobs=2 --runtime=5 --time_based \
+	blkload run --filename=/dev/nullb0 --rw=randwrite --numjobs=2 --time_based --runtime=5 \
 		--ioengine="$1" --allow-write >/dev/null 2>&1 &
 	pid=$!
 	# Until the copies write (the device's write count moves).
@@ -215,6 +215,28 @@ past_end() {
 		bl_json "d['jobs'][0]['read']['total_ios'] == 1024" <"$tmp/b.json"
 }
 bl_check "size past the device's end: the region ends there, 1024 IOs as fio's" past_end
+# fio's runtime without time_based is a cap: one pass over a 16 MiB region
+# (4096 4k reads) ends the job long before 60 s, on fio as on blkload's
+# module and io_uring engine; with time_based the passes repeat for the runtime.
+one_pass() {
+	local t0=$SECONDS engine
+	fio --name=p --filename=/dev/nullb0 --rw=randread --bs=4k --size=16m --runtime=60 \
+		--direct=1 --ioengine=libaio --output-format=json --output="$tmp/f.json" \
+		>/dev/null 2>&1 || return 1
+	for engine in kernel io_uring; do
+		blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --size=16m --runtime=60 \
+			--ioengine=$engine --output-format=json >"$tmp/b.json" || return 1
+		compare_jobs "fj[0]['read']['total_ios'] == bj[0]['read']['total_ios'] == 4096" ||
+			return 1
+	done
+	echo "# two passes capped by their 60 s runtimes in $((SECONDS - t0)) s"
+	((SECONDS - t0 < 40)) || return 1
+	blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --size=16m --runtime=2 \
+		--time_based --output-format=json >"$tmp/b.json" || return 1
+	bl_json "d['jobs'][0]['read']['total_ios'] > 4096" \
+		"d['jobs'][0]['done_reason'] == 'runtime'" <"$tmp/b.json"
+}
+bl_check "runtime without time_based: one pass (4096 IOs) as fio's; time_based: the whole runtime" one_pass
 # A wave of 600 module jobs starts in one request (a page held ~500 ids).
 many() {
 	timeout 300 blkload run --dev /dev/nullb0 --rw=randread --numjobs=600 --number_ios=2 \
@@ -228,7 +250,7 @@ bl_check "numjobs=600 on the module: every copy starts and ends (1200 IOs)" many
 sibling() {
 	local t0=$SECONDS out
 	out=$(timeout 60 blkload run --ioengine=io_uring --name=bad --filename=/dev/nosuchdev \
-		--name=good --filename=/dev/nullb0 --rw=randread --runtime=30 --time_based 2>&1) &&
+		--name=good --filename=/dev/nullb0 --rw=randread --time_based --runtime=30 2>&1) &&
 		return 1
 	echo "# $((SECONDS - t0)) s: $(head -1 <<<"$out")"
 	((SECONDS - t0 < 15))

@@ -35,7 +35,7 @@ echo 1 >"$T/events/power/suspend_resume/enable"
 echo 3 >/sys/module/suspend/parameters/pm_test_delay
 
 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0-1 --rate_iops 400 \
-	--runtime 25 >"$tmp/job.json" 2>"$tmp/job.err" &
+	--time_based --runtime 25 >"$tmp/job.json" 2>"$tmp/job.err" &
 job=$!
 sleep 6
 bl_trace_on

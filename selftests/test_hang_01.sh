@@ -23,7 +23,7 @@ slow=$(bl_delay_dev bl_hang /dev/nullb0 $((15000 * BL_SCALE))) || ktap_exit_fail
 tmp=$(mktemp -d)
 trap 'bl_delay_dev_remove bl_hang; rm -rf "$tmp"' EXIT
 
-id=$(blkload -j start --dev "$slow" --rw randread --iodepth 4 --runtime 60 | bl_started_id)
+id=$(blkload -j start --dev "$slow" --rw randread --iodepth 4 --time_based --runtime 60 | bl_started_id)
 bl_check "a job started on the slow device (id '$id')" test -n "$id"
 sleep 1
 t0=$(bl_ms)
@@ -53,7 +53,7 @@ bl_check "then the module unloads" bl_wait 50 rmmod blkload
 bl_load
 ctrl_c() {
 	local pid rc t0 t1
-	blkload run --dev "$slow" --iodepth 2 --runtime 60 --drain-timeout 500 \
+	blkload run --dev "$slow" --iodepth 2 --time_based --runtime 60 --drain-timeout 500 \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	bl_wait 50 bl_has_jobs 1
@@ -73,7 +73,7 @@ bl_check "and the module frees that job once the device answers" \
 
 ctrl_c_twice() {
 	local pid rc t0 t1 id
-	blkload run --dev "$slow" --iodepth 2 --runtime 60 --drain-timeout 60000 \
+	blkload run --dev "$slow" --iodepth 2 --time_based --runtime 60 --drain-timeout 60000 \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	bl_wait 50 bl_has_jobs 1

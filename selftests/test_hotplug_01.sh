@@ -25,7 +25,7 @@ bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=100000
 tmp=$(mktemp -d)
 trap 'echo 1 >$online; rm -rf "$tmp"' EXIT
 
-blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0-1 --runtime 60 --per-cpu \
+blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0-1 --time_based --runtime 60 --per-cpu \
 	>"$tmp/run.json" 2>"$tmp/run.err" &
 pid=$!
 sleep 1

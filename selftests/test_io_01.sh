@@ -68,10 +68,10 @@ wbt() {
 	echo 2000 >/sys/block/nullb1/queue/wbt_lat_usec || return 1
 	echo "# wbt_lat_usec=$(cat /sys/block/nullb1/queue/wbt_lat_usec)"
 	f=$(fio --name=w --filename=/dev/nullb1 --ioengine=libaio --direct=1 --rw=randrw \
-		--bs=4k --iodepth=32 --runtime=3 --time_based --cpus_allowed=0 \
+		--bs=4k --iodepth=32 --time_based --runtime=3 --cpus_allowed=0 \
 		--output-format=json |
 		python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]; print(int(j["read"]["iops"] + j["write"]["iops"]))')
-	b=$(blkload -j run --dev /dev/nullb1 --rw randrw --iodepth 32 --runtime 3 --cpus 0 \
+	b=$(blkload -j run --dev /dev/nullb1 --rw randrw --iodepth 32 --time_based --runtime 3 --cpus 0 \
 		--allow-write |
 		python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]; print(int(j["read"]["iops"] + j["write"]["iops"]))')
 	echo "# randrw iodepth 32 under wbt: fio libaio $f IOPS, blkload $b IOPS"

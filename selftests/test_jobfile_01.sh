@@ -107,7 +107,7 @@ PY
 bl_check "the first two run at the same time, the third never with them" together
 
 text() {
-	BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload run --ioengine=kernel --runtime=1 \
+	BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload run --ioengine=kernel --time_based --runtime=1 \
 		"$tmp/two.fio" >"$tmp/t.txt" 2>&1 || return 1
 	sed 's/^/# /' "$tmp/t.txt"
 	grep -q '^reader (/dev/nullb0): (groupid=0, jobs=1): err= 0: ' "$tmp/t.txt" &&
@@ -122,7 +122,7 @@ bl_check "text: jobs by section name, two run status groups, disk stats" text
 # The command line's device and name replace the file's (not a second device).
 override() {
 	BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 blkload -j run --ioengine=kernel \
-		--filename=/dev/nullb1 --name=cli --runtime=1 "$tmp/two.fio" |
+		--filename=/dev/nullb1 --name=cli --time_based --runtime=1 "$tmp/two.fio" |
 		bl_json "len(d['jobs']) == 3" \
 			"all(j['device'] == '/dev/nullb1' and j['jobname'] == 'cli' for j in d['jobs'])" \
 			"d['all_jobs']['elapsed_ns'] >= d['jobs'][0]['elapsed_ns'] + d['jobs'][2]['elapsed_ns']"
@@ -133,7 +133,7 @@ vg_run() {
 	command -v valgrind >/dev/null || { echo "# no valgrind"; return 1; }
 	BL_DEV_A=/dev/nullb0 BL_DEV_B=/dev/nullb1 valgrind -q --leak-check=full \
 		--errors-for-leak-kinds=all --error-exitcode=99 --log-file="$tmp/vg" \
-		blkload -j run --ioengine=kernel --runtime=1 --number_ios=2000 "$tmp/two.fio" \
+		blkload -j run --ioengine=kernel --time_based --runtime=1 --number_ios=2000 "$tmp/two.fio" \
 		>/dev/null 2>&1
 	local rc=$?
 	sed 's/^/# /' "$tmp/vg"

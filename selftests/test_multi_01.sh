@@ -66,7 +66,7 @@ def pct_check(lat, name):
 
 # 1-2: one run over two devices, its jobs split into two one-job reports.
 split_merge() {
-	run --dev /dev/nullb0 --dev /dev/nullb1 --runtime 2 >"$tmp/both.json" || return 1
+	run --dev /dev/nullb0 --dev /dev/nullb1 --time_based --runtime 2 >"$tmp/both.json" || return 1
 	python3 - "$tmp" <<'PY' || return 1
 import json, sys
 d = sys.argv[1]
@@ -107,9 +107,9 @@ bl_check "merge of a run split in two: IOs, bytes, bins, mean/stddev and percent
 # 3-4: two runs, one per device, started together by --start-at.
 together() {
 	local at=$(($(date +%s) + 5)) p0 p1 rc=0
-	run --dev /dev/nullb0 --runtime 2 --start-at "@$at" >"$tmp/a.json" 2>"$tmp/a.err" &
+	run --dev /dev/nullb0 --time_based --runtime 2 --start-at "@$at" >"$tmp/a.json" 2>"$tmp/a.err" &
 	p0=$!
-	run --dev /dev/nullb1 --runtime 2 --start-at "@$at" >"$tmp/b.json" 2>"$tmp/b.err" &
+	run --dev /dev/nullb1 --time_based --runtime 2 --start-at "@$at" >"$tmp/b.json" 2>"$tmp/b.err" &
 	p1=$!
 	wait $p0 || rc=1
 	wait $p1 || rc=1
@@ -162,11 +162,11 @@ bl_check "merge of two runs started together: sums exact, rates over the common 
 
 # 5: what merge refuses, and why.
 refusals() {
-	blkload -j run --dev /dev/nullb0 --runtime 1 --cpus 0 >"$tmp/plain.json" || return 1
+	blkload -j run --dev /dev/nullb0 --time_based --runtime 1 --cpus 0 >"$tmp/plain.json" || return 1
 	blkload merge "$tmp/plain.json" "$tmp/a.json" 2>"$tmp/e1" && return 1
 	grep -q "json+" "$tmp/e1" || return 1
 	# One after the other: never measuring together.
-	run --dev /dev/nullb0 --runtime 1 >"$tmp/later.json" || return 1
+	run --dev /dev/nullb0 --time_based --runtime 1 >"$tmp/later.json" || return 1
 	blkload merge "$tmp/a.json" "$tmp/later.json" 2>"$tmp/e2" && return 1
 	grep -q "never measuring together" "$tmp/e2" || return 1
 	echo '{"kind": "blkload-compare"}' >"$tmp/cmp.json"
@@ -184,15 +184,15 @@ bl_check "merge refuses reports without bins, runs that never overlapped, mixed 
 # 6: --start-at in the past, or too far, is refused before anything is made.
 past() {
 	local rc=0
-	blkload run --dev /dev/nullb0 --runtime 1 --start-at "@$(($(date +%s) - 5))" \
+	blkload run --dev /dev/nullb0 --time_based --runtime 1 --start-at "@$(($(date +%s) - 5))" \
 		2>"$tmp/p.err" || rc=$?
 	((rc == 2)) && grep -q "ago" "$tmp/p.err" || return 1
 	rc=0
-	blkload run --dev /dev/nullb0 --runtime 1 --start-at "@$(($(date +%s) + 90000))" \
+	blkload run --dev /dev/nullb0 --time_based --runtime 1 --start-at "@$(($(date +%s) + 90000))" \
 		2>"$tmp/p2.err" || rc=$?
 	((rc == 2)) && grep -q "24 h" "$tmp/p2.err" || return 1
 	rc=0
-	blkload run --dev /dev/nullb0 --runtime 1 --start-at "noon" 2>"$tmp/p3.err" || rc=$?
+	blkload run --dev /dev/nullb0 --time_based --runtime 1 --start-at "noon" 2>"$tmp/p3.err" || rc=$?
 	((rc == 2)) && grep -q "EPOCH" "$tmp/p3.err" && bl_clean
 }
 bl_check "--start-at in the past, over 24 h ahead, or not a time: refused, nothing made" past
@@ -200,7 +200,7 @@ bl_check "--start-at in the past, over 24 h ahead, or not a time: refused, nothi
 # 7: Ctrl-C while waiting for the moment: out at once, no job left.
 interrupt() {
 	local pid t0 t1
-	blkload run --dev /dev/nullb0 --runtime 1 --start-at "@$(($(date +%s) + 60))" \
+	blkload run --dev /dev/nullb0 --time_based --runtime 1 --start-at "@$(($(date +%s) + 60))" \
 		>/dev/null 2>&1 &
 	pid=$!
 	bl_wait 100 bl_has_jobs 1 || return 1
@@ -216,7 +216,7 @@ bl_check "Ctrl-C while waiting for --start-at: exits, nothing left" interrupt
 # 8: start (detached) waits for the moment, then leaves the job running.
 detached() {
 	local at=$(($(date +%s) + 2)) id
-	blkload -j start --dev /dev/nullb0 --runtime 30 --cpus 0 --start-at "@$at" \
+	blkload -j start --dev /dev/nullb0 --time_based --runtime 30 --cpus 0 --start-at "@$at" \
 		>"$tmp/st.json" || return 1
 	(($(date +%s) >= at)) || return 1
 	id=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])' \
@@ -229,7 +229,7 @@ bl_check "start --start-at: returns at the moment, the job runs detached" detach
 # 9: the io_uring engine starts at the moment too.
 engine() {
 	local at=$(($(date +%s) + 2))
-	run --dev /dev/nullb0 --runtime 1 --ioengine io_uring --start-at "@$at" \
+	run --dev /dev/nullb0 --time_based --runtime 1 --ioengine io_uring --start-at "@$at" \
 		>"$tmp/u.json" || return 1
 	python3 - "$tmp/u.json" "$at" "$slack" <<'PY'
 import json, sys
@@ -249,7 +249,7 @@ compares() {
 	local d at=$(($(date +%s) + 6)) pids=()
 	for d in 0 1; do
 		blkload compare /dev/nullb$d --paths kernel,io_uring --rw randread --bs 4k \
-			--iodepth 2 --repeat 2 --runtime 1 --ramp_time 100ms --cpus $d \
+			--iodepth 2 --repeat 2 --time_based --runtime 1 --ramp_time 100ms --cpus $d \
 			--start-at "@$at" --slot "$(bl_ms_scaled 3000)ms" \
 			--output "$tmp/c$d" >/dev/null 2>"$tmp/c$d.err" &
 		pids+=($!)
@@ -296,7 +296,7 @@ pdsh_recipe() {
 	have pdsh || return $BL_SKIP
 	((BL_SCALE == 1)) || { echo "# debug lane: the recipes run in the 6.1 lane"; return $BL_SKIP; }
 	(cd "$tmp" && "$multi/pdsh-run.sh" -R exec -w h0,h1 -d 6 -o "$tmp/pd" -- \
-		--dev /dev/nullb%n --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus %n) \
+		--dev /dev/nullb%n --rw randread --bs 4k --iodepth 2 --time_based --runtime 2 --cpus %n) \
 		>"$tmp/pd.out" 2>"$tmp/pd.err" || { sed 's/^/# /' "$tmp/pd.err"; return 1; }
 	grep -q "all hosts" "$tmp/pd.out" || return 1
 	python3 - "$tmp/pd" "$slack" <<'PY'
@@ -321,8 +321,8 @@ ansible_recipe() {
 	have ansible-playbook || return $BL_SKIP
 	((BL_SCALE == 1)) || { echo "# debug lane: the recipes run in the 6.1 lane"; return $BL_SKIP; }
 	cat >"$tmp/inv" <<EOF
-h0 ansible_connection=local blkload_args="--dev /dev/nullb0 --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus 0"
-h1 ansible_connection=local blkload_args="--dev /dev/nullb1 --rw randread --bs 4k --iodepth 2 --runtime 2 --cpus 1"
+h0 ansible_connection=local blkload_args="--dev /dev/nullb0 --rw randread --bs 4k --iodepth 2 --time_based --runtime 2 --cpus 0"
+h1 ansible_connection=local blkload_args="--dev /dev/nullb1 --rw randread --bs 4k --iodepth 2 --time_based --runtime 2 --cpus 1"
 EOF
 	(cd "$tmp" && LC_ALL=C.UTF-8 ANSIBLE_HOME=$tmp/ans ANSIBLE_LOCAL_TEMP=$tmp/ans/tmp \
 		ANSIBLE_REMOTE_TEMP=$tmp/ans/rtmp ANSIBLE_ASYNC_DIR=$tmp/ans/async \

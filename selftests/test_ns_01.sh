@@ -33,7 +33,7 @@ nobody() {
 
 # Long enough to outlast the steps below on a slow machine (they took over
 # 6 s under emulation on one), which must all find it running.
-blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --runtime $((20 * BL_SCALE)) \
+blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --time_based --runtime $((20 * BL_SCALE)) \
 	>"$tmp/run.json" 2>&1 &
 rpid=$!
 bl_wait 50 bl_has_jobs 1

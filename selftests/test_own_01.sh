@@ -16,7 +16,7 @@ bl_unload
 bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=2000000
 
-blkload run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0-1 --runtime 60 >/dev/null &
+blkload run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0-1 --time_based --runtime 60 >/dev/null &
 pid=$!
 running_one() {
 	bl_has_jobs 1 && blkload -j list | grep -q '"state":"running"'
@@ -47,7 +47,7 @@ echo "# jobs gone $((t1 - t0)) ms after kill -9"
 bl_check "kill -9: its jobs are gone within $(bl_ms_scaled 1000) ms" \
 	test $((t1 - t0)) -le "$(bl_ms_scaled 1000)" -a "$(bl_njobs)" = 0
 
-id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 4 --runtime 60 | bl_started_id)
+id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 4 --time_based --runtime 60 | bl_started_id)
 bl_check "start made job '$id'" test -n "$id"
 sleep 1
 bl_check "a detached job survives its CLI" test "$(bl_job_state "$id")" = running

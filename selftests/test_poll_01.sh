@@ -80,10 +80,10 @@ frozen() {
 	local m="blkload-test poll-freeze $$" n=0 a ra rb still=0
 	echo "$m" >/dev/kmsg
 	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --hipri \
-		--runtime "$((12 * BL_SCALE))" >"$tmp/p.json" 2>"$tmp/p.err" &
+		--time_based --runtime "$((12 * BL_SCALE))" >"$tmp/p.json" 2>"$tmp/p.err" &
 	a=$!
 	timeout 240 blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 \
-		--runtime "$((12 * BL_SCALE))" >"$tmp/q.json" 2>"$tmp/q.err" &
+		--time_based --runtime "$((12 * BL_SCALE))" >"$tmp/q.json" 2>"$tmp/q.err" &
 	rb=$!
 	bl_wait 100 bl_has_jobs 2
 	for _ in 1 2 3 4 5 6; do
@@ -119,20 +119,20 @@ bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 
 echo "# nullb0 write_cache $(cat /sys/block/nullb0/queue/write_cache)"
 bl_check "--hipri with --preflush: refused, saying why" \
 	bl_refused "not polled by the kernel" timeout 120 blkload run --dev /dev/nullb0 \
-	--rw randwrite --allow-write --hipri --preflush --number_ios 4 --iodepth 1 --cpus 0 --runtime 20
+	--rw randwrite --allow-write --hipri --preflush --number_ios 4 --iodepth 1 --cpus 0 --time_based --runtime 20
 
 bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 \
 	memory_backed=0 max_sectors=8
 echo "# nullb0 max_sectors_kb $(cat /sys/block/nullb0/queue/max_sectors_kb)"
 bl_check "--hipri with bios the device splits: refused, saying why" \
 	bl_refused "a split bio is not polled" timeout 120 blkload run --dev /dev/nullb0 \
-	--rw randread --bs 64k --hipri --number_ios 100 --cpus 0 --runtime 20
+	--rw randread --bs 64k --hipri --number_ios 100 --cpus 0 --time_based --runtime 20
 # A plain job whose bios go blocking (here: split) next to a polled one on
 # the same CPU and device: refused at its start; on another CPU it runs.
 clash() {
 	local a rc=0
 	timeout 120 blkload -j run --dev /dev/nullb0 --rw randread --hipri --cpus 0 \
-		--runtime "$((6 * BL_SCALE))" >"$tmp/h.json" &
+		--time_based --runtime "$((6 * BL_SCALE))" >"$tmp/h.json" &
 	a=$!
 	bl_wait 100 bl_has_jobs 1 || rc=1
 	bl_refused "a hipri job and one that submits blocking" timeout 60 blkload run \
@@ -158,7 +158,7 @@ stacked() {
 	p=/dev/mapper/$dm
 	[[ -b $p ]] || p=/dev/$(dmsetup info -c --noheadings -o blkdevname "$dm")
 	timeout 120 blkload -j run --dev /dev/nullb0 --rw randread --hipri --cpus 0 \
-		--runtime "$((6 * BL_SCALE))" >"$tmp/h.json" &
+		--time_based --runtime "$((6 * BL_SCALE))" >"$tmp/h.json" &
 	a=$!
 	bl_wait 100 bl_has_jobs 1 || rc=1
 	bl_refused "a device-mapper/MD device that may sit on it" timeout 60 blkload run \
@@ -178,7 +178,7 @@ bl_nullb nr_devices=1 gb=1 queue_mode=2 submit_queues=1 poll_queues=1 irqmode=0 
 	memory_backed=1 discard=1
 bl_check "--hipri with reads and trims mixed: refused, saying why" \
 	bl_refused "hipri with trims or write-zeroes" timeout 120 blkload run --dev /dev/nullb0 \
-	--rw randread --rwmixtrim 30 --allow-write --hipri --number_ios 10 --cpus 0 --runtime 20
+	--rw randread --rwmixtrim 30 --allow-write --hipri --number_ios 10 --cpus 0 --time_based --runtime 20
 bl_check "nothing left: no job, no pinned memory, refcount 0" bl_clean
 
 bl_mark end

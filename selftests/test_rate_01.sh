@@ -45,7 +45,7 @@ linear() {
 	local r0 r1 d
 	r0=$(reads nullb0)
 	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0-1 --rate_iops 2000 \
-		--runtime "$rt" --sample-interval "${iv}ms" >"$tmp/l.json" || return 1
+		--time_based --runtime "$rt" --sample-interval "${iv}ms" >"$tmp/l.json" || return 1
 	r1=$(reads nullb0)
 	d=$(dispersion "$tmp/l.json")
 	echo "# linear 2000/s: device reads $((r1 - r0)); per $iv ms: mean, var/mean, n = $d"
@@ -62,7 +62,7 @@ bl_check "--rate_iops 2000 on 2 CPUs: within 5%, as the device counts, smooth (v
 poisson() {
 	local d
 	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0-1 --rate_iops 2000 \
-		--rate_process poisson --runtime "$rt" --sample-interval "${iv}ms" >"$tmp/p.json" || return 1
+		--rate_process poisson --time_based --runtime "$rt" --sample-interval "${iv}ms" >"$tmp/p.json" || return 1
 	d=$(dispersion "$tmp/p.json")
 	echo "# poisson 2000/s: per $iv ms: mean, var/mean, n = $d"
 	bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100' \
@@ -75,7 +75,7 @@ bl_check "--rate_process poisson: within 5%, counts vary as a Poisson process (v
 # 2 ms a read at iodepth 1 is 500 reads a second: a 1000/s schedule falls behind.
 behind() {
 	bl_nullb nr_devices=2 gb=1 irqmode=2 completion_nsec=2000000 memory_backed=0 || return 1
-	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --rate_iops 1000 --runtime 2 \
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --rate_iops 1000 --time_based --runtime 2 \
 		>"$tmp/b.json" || return 1
 	python3 -c '
 import json, sys
@@ -108,7 +108,7 @@ bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
 # A batch larger than what is due: the plug is finished every time.
 batched() {
 	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --iodepth_batch_submit 4 \
-		--rate_iops 2000 --runtime 2 | bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100'
+		--rate_iops 2000 --time_based --runtime 2 | bl_json 'abs(d["jobs"][0]["read"]["iops"] - 2000) <= 100'
 }
 bl_check "--rate_iops with --iodepth_batch_submit 4: within 5%" batched
 
@@ -118,7 +118,7 @@ engines() {
 	local e rate=$((1000 / BL_SCALE))
 	for e in io_uring libaio; do
 		blkload -j run --engine $e --dev /dev/nullb1 --rw randread --iodepth 8 \
-			--rate_iops $rate --runtime 3 >"$tmp/e.json" || return 1
+			--rate_iops $rate --time_based --runtime 3 >"$tmp/e.json" || return 1
 		python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
@@ -132,11 +132,11 @@ bl_check "io_uring and libaio engines: --rate_iops within 5% (1000; 250 on the d
 
 rate_refused() {
 	bl_refused 'below one IO a second per CPU queue' blkload run --dev /dev/nullb0 \
-		--rate_iops 1 --cpus 0-1 --runtime 1 &&
+		--rate_iops 1 --cpus 0-1 --time_based --runtime 1 &&
 		bl_refused 'without rate-iops' blkload run --dev /dev/nullb0 \
-			--rate_process poisson --runtime 1 &&
+			--rate_process poisson --time_based --runtime 1 &&
 		bl_refused 'below one IO a second per CPU queue' blkload run --engine io_uring \
-			--dev /dev/nullb0 --rate_iops 1 --cpus 0-1 --runtime 1
+			--dev /dev/nullb0 --rate_iops 1 --cpus 0-1 --time_based --runtime 1
 }
 bl_check "rate_iops below one per queue, rate_process without a rate: refused" rate_refused
 bl_check "a bad --rate_process is refused by the CLI" \

@@ -198,7 +198,7 @@ hipri() {
 	echo "# nullb0 io_poll $(cat /sys/block/nullb0/queue/io_poll)"
 	r0=$(awk '{ print $1 }' /sys/block/nullb0/stat)
 	blkload -j run --dev /dev/nullb0 --rw randread --number_ios 20000 --iodepth 16 \
-		--cpus 0-1 --hipri --runtime 30 >"$tmp/h.json" || return 1
+		--cpus 0-1 --hipri --time_based --runtime 30 >"$tmp/h.json" || return 1
 	r1=$(awk '{ print $1 }' /sys/block/nullb0/stat)
 	echo "# --hipri: $((r1 - r0)) device reads"
 	bl_json 'd["jobs"][0]["read"]["total_ios"] == 20000' 'd["jobs"][0]["req"] == ["hipri"]' \
@@ -207,7 +207,7 @@ hipri() {
 bl_check "--hipri on null_blk with poll queues: 20000 polled reads complete" hipri
 uring_hipri() {
 	blkload -j run --engine io_uring --dev /dev/nullb0 --rw randread --number_ios 5000 \
-		--iodepth 8 --hipri --runtime 30 | bl_json 'd["jobs"][0]["read"]["total_ios"] == 5000'
+		--iodepth 8 --hipri --time_based --runtime 30 | bl_json 'd["jobs"][0]["read"]["total_ios"] == 5000'
 }
 bl_check "io_uring --hipri (IOPOLL) on the same device" uring_hipri
 nopoll() {

@@ -25,10 +25,10 @@ slow=$(bl_delay_dev bl_rmslow /dev/nullb1 $((30000 * BL_SCALE))) ||
 trap 'bl_delay_dev_remove bl_rmslow' EXIT
 
 made=$(bl_nl new /dev/nullb0 --detached)
-running=$(blkload -j start --dev /dev/nullb0 --iodepth 2 --runtime 60 | bl_started_id)
+running=$(blkload -j start --dev /dev/nullb0 --iodepth 2 --time_based --runtime 60 | bl_started_id)
 done_id=$(blkload -j start --dev /dev/nullb0 --number_ios 100 | bl_started_id)
-stopping=$(blkload -j start --dev "$slow" --iodepth 2 --runtime 60 | bl_started_id)
-deleted=$(blkload -j start --dev "$slow" --iodepth 2 --runtime 60 | bl_started_id)
+stopping=$(blkload -j start --dev "$slow" --iodepth 2 --time_based --runtime 60 | bl_started_id)
+deleted=$(blkload -j start --dev "$slow" --iodepth 2 --time_based --runtime 60 | bl_started_id)
 sleep 1
 bl_nl stop "$stopping"
 bl_nl del "$deleted"

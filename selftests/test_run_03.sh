@@ -45,7 +45,7 @@ TMPDIR=$(mktemp -d)
 bl_check "ramp: IOs during the ramp are not counted; elapsed starts after it" ramp
 
 ramp_runtime() {
-	blkload -j run --dev /dev/nullb0 --rw randread --ramp_time 1 --runtime 1 --iodepth 4 |
+	blkload -j run --dev /dev/nullb0 --rw randread --ramp_time 1 --time_based --runtime 1 --iodepth 4 |
 		bl_json "0.9e9 < d['jobs'][0]['elapsed_ns'] < 1.6e9" \
 			"d['jobs'][0]['done_reason'] == 'runtime'"
 }

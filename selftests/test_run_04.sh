@@ -16,7 +16,7 @@ bl_load
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=100000000 hw_queue_depth=256 \
 	submit_queues=2
 
-id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 16 --cpus 0-1 --runtime 60 |
+id=$(blkload -j start --dev /dev/nullb0 --rw randread --iodepth 16 --cpus 0-1 --time_based --runtime 60 |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])')
 echo "# job $id"
 inflight32() {

@@ -30,7 +30,7 @@ ios_now() { awk '{ print $1 + $5 }' /sys/block/nullb0/stat; }
 # --force: the write guard's probe (test_safe_01) reads the device, inside
 # the window of its counters.
 a=$(ios_now)
-blkload -j run --dev /dev/nullb0 --rw randrw --iodepth 8 --cpus 0-1 --runtime 3 \
+blkload -j run --dev /dev/nullb0 --rw randrw --iodepth 8 --cpus 0-1 --time_based --runtime 3 \
 	--sample-interval 100ms --allow-write --force --status-interval 500ms \
 	--samples-csv "$tmp/s.csv" >"$tmp/k.json" 2>"$tmp/status.txt"
 b=$(ios_now)
@@ -75,7 +75,7 @@ bl_check "--samples-csv: a row per sample and direction, adding up" csv
 bl_nullb nr_devices=1 gb=1 irqmode=2 completion_nsec=300000000 memory_backed=0
 bl_no_timeout nullb0
 stall() {
-	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --cpus 0 --runtime 2 \
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 1 --cpus 0 --time_based --runtime 2 \
 		--sample-interval 100ms | bl_json \
 		'sum(1 for s in d["jobs"][0]["time_series"]["samples"] if s["read"]["ios"] == 0) >= 8' \
 		'sum(1 for s in d["jobs"][0]["time_series"]["samples"] if s["read"]["ios"]) >= 4' \
@@ -90,7 +90,7 @@ bl_no_timeout nullb0
 # mid-run (SIGSTOP), as a reader that falls behind.
 lost() {
 	local pid
-	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --runtime 2 \
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --time_based --runtime 2 \
 		--sample-interval 10ms --sample-ring 4 2>"$tmp/lost.err" >"$tmp/lost.json" &
 	pid=$!
 	sleep 0.8
@@ -107,7 +107,7 @@ bl_check "samples overwritten before they were read are counted lost" lost
 # On a terminal, the progress line: during the ramp the jobs count nothing,
 # the devices' counters show the ramp's IOPS.
 ramp_progress() {
-	script -qfc "blkload run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --ramp_time 3 --runtime 1" \
+	script -qfc "blkload run --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 --ramp_time 3 --time_based --runtime 1" \
 		/dev/null </dev/null >"$tmp/tty.txt" 2>&1
 	tr '\r' '\n' <"$tmp/tty.txt" | grep -a 'ramp, devices' | sed 's/^/# /'
 	tr '\r' '\n' <"$tmp/tty.txt" | grep -aq '\[ramp, devices\] 1 job: [1-9][0-9]* IOPS'
@@ -115,7 +115,7 @@ ramp_progress() {
 bl_check "the progress line shows the ramp's IOPS (the devices' counters)" ramp_progress
 
 engine() {
-	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --runtime 2 \
+	blkload -j run --dev /dev/nullb0 --rw randread --iodepth 8 --cpus 0 --time_based --runtime 2 \
 		--sample-interval 100ms --ioengine io_uring | bl_json \
 		'19 <= len(d["jobs"][0]["time_series"]["samples"]) <= 23' \
 		'sum(s["read"]["ios"] for s in d["jobs"][0]["time_series"]["samples"]) == d["jobs"][0]["read"]["total_ios"] > 0' \
@@ -128,9 +128,9 @@ logs=(--write_iops_log=X --write_bw_log=X --write_lat_log=X --write_hist_log=X
 	--log_avg_msec=200 --log_hist_msec=200 --log_hist_coarseness=2)
 mkdir -p "$tmp/b" "$tmp/f"
 (cd "$tmp/b" && blkload run --filename=/dev/nullb0 --rw=randrw --bs=4k --iodepth=8 \
-	--runtime=2 --cpus=0 --allow-write "${logs[@]/X/bl}" >/dev/null 2>&1)
+	--time_based --runtime=2 --cpus=0 --allow-write "${logs[@]/X/bl}" >/dev/null 2>&1)
 (cd "$tmp/f" && fio --name=f --filename=/dev/nullb0 --rw=randrw --bs=4k --iodepth=8 \
-	--runtime=2 --time_based --ioengine=libaio --direct=1 --cpus_allowed=0 \
+	--time_based --runtime=2 --ioengine=libaio --direct=1 --cpus_allowed=0 \
 	"${logs[@]/X/bl}" >/dev/null 2>&1)
 fio_logs() {
 	python3 - "$tmp/b" "$tmp/f" <<'PY'
@@ -189,7 +189,7 @@ bl_check "blkload plot draws the run's JSON" plot
 # context switches (fio's ctx), split as its CPU time is, not one of them all.
 ctx_split() {
 	blkload -j run --dev /dev/nullb0 --dev /dev/nullb0 --rw randread --iodepth 4 --cpus 0 \
-		--runtime 1 >"$tmp/ctx.json" || return 1
+		--time_based --runtime 1 >"$tmp/ctx.json" || return 1
 	python3 -c 'import json, sys; print("# ctx %s, cpu_ns %s" % tuple([j[k] for j in json.load(open(sys.argv[1]))["jobs"]] for k in ("ctx", "cpu_ns")))' "$tmp/ctx.json"
 	bl_json <"$tmp/ctx.json" \
 		'all(j["ctx"] > 0 for j in d["jobs"])' \

@@ -61,14 +61,14 @@ side_by_side() {
 		sed 's/^/# /' "$tmp/$tag.err"
 	done
 	# Little's law wants a steady state: 1 s runs (a short one is mostly its start).
-	blkload -j run --dev "$dev" --rw randread --bs 4k --iodepth 8 --runtime 1 --cpus 0 \
+	blkload -j run --dev "$dev" --rw randread --bs 4k --iodepth 8 --time_based --runtime 1 --cpus 0 \
 		>"$tmp/$tag.Lmod.json" 2>"$tmp/$tag.err" || rc=1
-	blkload -j run --dev "$dev" --rw randread --bs 4k --iodepth 8 --runtime 1 --cpus 0 \
+	blkload -j run --dev "$dev" --rw randread --bs 4k --iodepth 8 --time_based --runtime 1 --cpus 0 \
 		--iodepth_batch_complete_max 8 >"$tmp/$tag.Lmodall.json" 2>>"$tmp/$tag.err" || rc=1
 	blkload -j run --engine io_uring --dev "$dev" --rw randread --bs 4k --iodepth 8 \
-		--runtime 1 --cpus 0 >"$tmp/$tag.Luring.json" 2>>"$tmp/$tag.err" || rc=1
+		--time_based --runtime 1 --cpus 0 >"$tmp/$tag.Luring.json" 2>>"$tmp/$tag.err" || rc=1
 	blkload -j run --engine libaio --dev "$dev" --rw randread --bs 4k --iodepth 8 \
-		--runtime 1 --cpus 0 >"$tmp/$tag.Laio.json" 2>>"$tmp/$tag.err" || rc=1
+		--time_based --runtime 1 --cpus 0 >"$tmp/$tag.Laio.json" 2>>"$tmp/$tag.err" || rc=1
 	sed 's/^/# /' "$tmp/$tag.err"
 	return $rc
 }

@@ -127,7 +127,7 @@ timed() {
 	[[ -b $slow ]] || slow=/dev/$(dmsetup info -c --noheadings -o blkdevname bl_vslow)
 	t0=$(bl_ms)
 	blkload -j run --dev "$slow" --bs 4k --cpus 0 --size 1m --rw randwrite --iodepth 4 \
-		--runtime 1 --allow-write --verify crc32c --zero_buffers >"$tmp/out.json" \
+		--time_based --runtime 1 --allow-write --verify crc32c --zero_buffers >"$tmp/out.json" \
 		2>"$tmp/out.err" || { sed 's/^/# /' "$tmp/out.err"; dmsetup remove --noudevsync bl_vslow; return 1; }
 	t1=$(bl_ms)
 	dmsetup remove --noudevsync bl_vslow
@@ -148,7 +148,7 @@ stop_pass() {
 	slow=/dev/mapper/bl_vslow
 	[[ -b $slow ]] || slow=/dev/$(dmsetup info -c --noheadings -o blkdevname bl_vslow)
 	id=$(blkload -j start --dev "$slow" --bs 4k --cpus 0 --size 1m --rw randwrite \
-		--iodepth 4 --runtime 1 --allow-write --verify crc32c --zero_buffers |
+		--iodepth 4 --time_based --runtime 1 --allow-write --verify crc32c --zero_buffers |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["job_id"])') ||
 		{ dmsetup remove --noudevsync bl_vslow; return 1; }
 	sleep 2

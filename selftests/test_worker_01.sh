@@ -40,9 +40,9 @@ bl_check "no worker left once the jobs are gone" \
 
 # One job per CPU, each on its own; counted while both run (a CLI's start
 # takes seconds on a debug kernel: a fixed sleep saw one of them).
-blkload run --dev /dev/nullb0 --cpus 0 --runtime $((2 * BL_SCALE)) >/dev/null &
+blkload run --dev /dev/nullb0 --cpus 0 --time_based --runtime $((2 * BL_SCALE)) >/dev/null &
 a=$!
-blkload run --dev /dev/nullb1 --cpus 1 --runtime $((2 * BL_SCALE)) >/dev/null &
+blkload run --dev /dev/nullb1 --cpus 1 --time_based --runtime $((2 * BL_SCALE)) >/dev/null &
 b=$!
 # (A job is counted before its worker is made: waited for together.)
 bl_check "a job on CPU 0 and one on CPU 1: 2 workers" \
@@ -69,11 +69,11 @@ iops() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1]));
 print(int([j for j in d['jobs'] if j['device'] == sys.argv[2]][0]['read']['iops']))" "$@"
 }
-blkload -j run --dev /dev/bl_fast --iodepth 32 --cpus 0 --rw randread --runtime 3 \
+blkload -j run --dev /dev/bl_fast --iodepth 32 --cpus 0 --rw randread --time_based --runtime 3 \
 	>"$tmp/alone.json"
 r0=$(awk '{ print $1 }' /sys/block/bl_tiny/stat)
 blkload -j run --dev /dev/bl_fast --dev /dev/bl_tiny --iodepth 32 --cpus 0 --rw randread \
-	--runtime 3 >"$tmp/both.json"
+	--time_based --runtime 3 >"$tmp/both.json"
 r1=$(awk '{ print $1 }' /sys/block/bl_tiny/stat)
 alone=$(iops "$tmp/alone.json" /dev/bl_fast)
 both=$(iops "$tmp/both.json" /dev/bl_fast)

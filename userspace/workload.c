@@ -49,7 +49,7 @@ static const struct wopt wopts[] = {
 	{ "random_distribution", required_argument, OPT_RANDOM_DIST, "D",
 	  "random (default), zipf:THETA, pareto:H, normal:DEV% (fio's; random patterns)" },
 	{ "bssplit", required_argument, OPT_BSSPLIT, "SIZE/PCT:...[,WRITES]",
-	  "fio's: block sizes by percent, e.g. 4k/50:64k/40:1m/10 (needs runtime or number_ios)" },
+	  "fio's: block sizes by percent, e.g. 4k/50:64k/40:1m/10 (a pass: size over the mean size, in IOs)" },
 	{ "bsrange", required_argument, OPT_BSRANGE, "LO-HI[,WRITES]",
 	  "fio's: block sizes from LO to HI, multiples of LO" },
 	{ "thinktime", required_argument, OPT_THINKTIME, "TIME",
@@ -113,7 +113,7 @@ static const struct wopt wopts[] = {
 	{ "filesize", required_argument, OPT_FILESIZE, "SIZE",
 	  "fio's, on a device: the region ends at SIZE (size = SIZE - offset), unless size is given" },
 	{ "runtime", required_argument, OPT_RUNTIME, "TIME",
-	  "time based: run this long after the ramp" },
+	  "stop this long after the ramp, or after one pass over the region first (fio's; with time_based: run this long)" },
 	{ "ramp_time", required_argument, OPT_RAMP, "TIME",
 	  "run this long before statistics start" },
 	{ "number_ios", required_argument, OPT_NUMBER_IOS, "N",
@@ -135,7 +135,7 @@ static const struct wopt wopts[] = {
 	{ "percentile_list", required_argument, OPT_PERCENTILES, "P:P:...",
 	  "percentiles to report (fio's default list)" },
 	{ "time_based", optional_argument, OPT_TIME_BASED, NULL,
-	  "fio's: run for --runtime (the default when it is given)" },
+	  "run for the whole runtime, passes over the region repeating (fio's)" },
 	{ "drain-timeout", required_argument, OPT_DRAIN, "TIME",
 	  "how long a stop waits for in-flight IO (5s); Ctrl-C stops, a second detaches" },
 	{ "per-cpu", no_argument, OPT_PER_CPU, NULL, "per-CPU queue breakdown in the report" },
@@ -942,6 +942,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	uint64_t rate[3] = { 0 };
 	const char *allowed = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
+	int time_based = 0;
 	uint64_t filesize = 0;
 	int c, idx;
 
@@ -1328,10 +1329,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_KB_BASE:
 			break;	/* taken by the first pass */
 		case OPT_TIME_BASED:
-			/* A runtime is always time based here. */
-			if (optarg && fio_bool_value(optarg) != 1)
-				ret = bad_value(opts[idx].name, optarg,
-						"with runtime, blkload always runs that long: it takes time_based=1 (fio's runtime as a cap on one pass is not in blkload yet)");
+			time_based = !optarg ? 1 : fio_bool_value(optarg);
+			if (time_based < 0)
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
 			break;
 		case OPT_PER_CPU:
 			w->ro.queues = true;
@@ -1446,6 +1446,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		}
 		w->p.size = filesize - w->p.offset;
 	}
+	/* fio's runtime without time_based: a cap; a pass over the region ends the job first. */
+	w->p.pass_ends = w->p.runtime_ns && time_based != 1;
 	if (randrepeat_off && !have_seed && getrandom(&w->p.randseed, sizeof(w->p.randseed), 0) !=
 	    sizeof(w->p.randseed)) {
 		fprintf(stderr, "blkload: %s: randrepeat=0: no random seed: %s\n", cmd, strerror(errno));

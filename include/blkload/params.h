@@ -73,6 +73,7 @@ struct bl_params {
 	bool detached;
 	bool no_lat;
 	bool zero_buffers;	/* writes carry zeros, unstamped */
+	bool pass_ends;		/* a pass ends a job with a runtime (not time_based) */
 };
 
 /* How a parameter travels: a u32, a u64, or a flag (present: true). */
@@ -127,6 +128,7 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE, BL_PK_U32, buf_compress, 0),
 	BL_PA(BLKLOAD_A_DEDUPE_PERCENTAGE, BL_PK_U32, buf_dedupe, 0),
 	BL_PA(BLKLOAD_A_ZERO_BUFFERS, BL_PK_FLAG, zero_buffers, 0),
+	BL_PA(BLKLOAD_A_PASS_ENDS, BL_PK_FLAG, pass_ends, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
 	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),
@@ -372,11 +374,40 @@ static inline int bl_params_check_split(struct bl_params *p, const char **why)
 		return bl_params_no(why, -BL_EINVAL,
 				    "bs-split: bs must be the smallest size of the split");
 	p->bs_max = hi;
-	/* Sizes that differ: the IO count of a pass or of io_size is not known. */
-	if (hi != lo && (p->io_size || (!p->runtime_ns && !p->number_ios)))
-		return bl_params_no(why, -BL_EINVAL,
-				    "bssplit and bsrange: give runtime or number_ios (not io_size or size alone)");
 	return 0;
+}
+
+/*
+ * The IOs that carry @bytes: bytes / bs, or with a block size split bytes
+ * over the split's mean IO size (each direction's mean weighted by its
+ * share of the IOs). fio stops a pass on its bytes; here the count is fixed
+ * before the run, so with a split the bytes done differ from @bytes by the
+ * draw's spread (a few per mille over thousands of IOs).
+ */
+static inline BL_U64 bl_params_ios_of(const struct bl_params *p, BL_U64 bytes)
+{
+	BL_U64 mean[2], m, units = BL_DIV64(bytes, p->bs);
+	BL_U32 share;
+	unsigned int d, i;
+
+	if (!p->nbs[0] && !p->nbs[1])
+		return units;
+	/* Each direction's mean size, in units of bs, times 200 (percent, halves). */
+	for (d = 0; d < 2; d++) {
+		mean[d] = p->nbs[d] ? 0 : 200;
+		for (i = 0; i < p->nbs[d]; i++) {
+			const struct bl_gen_bs *e = &p->bss[d][i];
+			BL_U32 pct = e->cum - (i ? p->bss[d][i - 1].cum : 0);
+
+			mean[d] += (BL_U64)pct * ((e->lo + e->hi) / p->bs);
+		}
+	}
+	/* Reads' share of all IOs (trims take the writes' sizes). */
+	share = bl_params_mix(p) * (100 - bl_params_trim_pct(p)) / 100;
+	m = share * mean[0] + (100 - share) * mean[1];	/* the mean, times 20000 */
+	if (units > (~(BL_U64)0 >> 16))
+		return BL_DIV64_64(units, m) * 20000;
+	return BL_DIV64_64(units * 20000 + m / 2, m);
 }
 
 /* What a path takes at most: the module's limits, or an engine's. */
@@ -523,16 +554,23 @@ static inline int bl_params_region(struct bl_params *p, BL_U64 dev_size, BL_U32 
 		return bl_params_no(why, -BL_EINVAL,
 				    "bs-split: the largest size does not fit the region (per CPU for sequential IO)");
 	if (p->io_size) {
-		BL_U64 n = BL_DIV64(p->io_size, p->bs);
+		BL_U64 n = bl_params_ios_of(p, p->io_size);
 
 		if (!n)
 			return bl_params_no(why, -BL_EINVAL, "io_size is smaller than bs");
 		if (!p->number_ios || n < p->number_ios)
 			p->number_ios = n;
 	}
-	/* Like fio: without a time or IO limit, one pass over the region. */
+	/*
+	 * Like fio: without an IO limit, one pass over the region ends the job
+	 * unless a runtime is its length (time_based; a client before
+	 * pass_ends: every runtime).
+	 */
+	if (!p->number_ios && (!p->runtime_ns || p->pass_ends))
+		p->number_ios = bl_params_ios_of(p, p->size);
 	if (!p->number_ios && !p->runtime_ns)
-		p->number_ios = blocks;
+		return bl_params_no(why, -BL_EINVAL,
+				    "the region holds less than one IO of the block size split's mean size");
 	/* loops: each queue does its share that many times. */
 	if (p->number_ios && p->loops > 1 &&
 	    p->number_ios > BL_DIV64(~(BL_U64)0, p->loops))

@@ -63,7 +63,7 @@ refused "rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" --dev /dev
 refused "zoned and zoned_abs distributions are not in blkload yet" --dev /dev/x --rw=randread \
 	--random_distribution=zoned:50/5:50/95
 refused "size=N% (a share of the device) is not in blkload yet" --dev /dev/x --size=10%
-refused "bssplit and bsrange: give runtime or number_ios" --dev /dev/x --bssplit=4k/50:64k/50
+ok --dev /dev/x --bssplit=4k/50:64k/50 --size=1g
 ok --ioengine=libaio --name=a --filename=/dev/x --name=b --filename=/dev/y
 refused "on the module or on userspace engines, not both" --name=a --filename=/dev/x \
 	--name=b --ioengine=io_uring --filename=/dev/y

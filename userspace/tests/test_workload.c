@@ -339,6 +339,45 @@ TEST(rate_as_rate_iops)
 	}
 }
 
+/*
+ * fio's runtime: a cap on one pass over the region unless time_based; the
+ * pass of a block size split is the region's bytes over the split's mean.
+ */
+TEST(runtime_caps_a_pass)
+{
+	static const struct {
+		const char *a[4];
+		bool pass_ends;
+		uint64_t ios;	/* on a 1 MiB device, 0: none */
+	} cases[] = {
+		{ { "--runtime=2", NULL }, true, 256 },
+		{ { "--runtime=2", "--time_based", NULL }, false, 0 },
+		{ { "--time_based=1", "--runtime=2", NULL }, false, 0 },
+		{ { "--time_based=0", "--runtime=2", NULL }, true, 256 },
+		{ { "--time_based", "--runtime=2", "--time_based=0", NULL }, true, 256 },
+		{ { "--time_based", NULL }, false, 256 },
+		{ { "--runtime=2", "--io_size=64k", NULL }, true, 16 },
+		{ { "--time_based", "--runtime=2", "--number_ios=9", NULL }, false, 9 },
+		/* Mean 16k: 64 IOs; reads 4k and writes 28k: 50% 64, 75% (10k) 102. */
+		{ { "--bssplit=4k/50:28k/50", "--rw=randread", NULL }, false, 64 },
+		{ { "--bssplit=4k,28k", "--rw=randrw", NULL }, false, 64 },
+		{ { "--bssplit=4k,28k", "--rw=randrw", "--rwmixread=75", NULL }, false, 102 },
+		{ { "--bsrange=4k-12k", "--rw=randread", "--io_size=128k", NULL }, false, 16 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = NULL;
+		struct workload w;
+
+		ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", cases[i].a[0], cases[i].a[1],
+				   cases[i].a[2], cases[i].a[3], NULL)) TH_LOG("case %zu", i);
+		EXPECT_EQ(cases[i].pass_ends, w.p.pass_ends) TH_LOG("case %zu", i);
+		ASSERT_EQ(0, bl_params_region(&w.p, 1 << 20, 512, 1, &why)) TH_LOG("%s", why);
+		EXPECT_EQ(cases[i].ios, w.p.number_ios) TH_LOG("case %zu", i);
+		workload_free(&w);
+	}
+}
+
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
@@ -346,7 +385,7 @@ TEST(fio_options_refused)
 		{ "--cpus_allowed=x", NULL }, { "--numjobs=0", NULL },
 		{ "--cpus_allowed_policy=other", NULL },
 		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_min=5m", NULL },
-		{ "--verify", NULL }, { "--time_based=0", NULL }, { "--norandommap=2", NULL },
+		{ "--verify", NULL }, { "--time_based=2", NULL }, { "--norandommap=2", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
