@@ -277,6 +277,12 @@ void cpuset_set(struct cpuset *set, unsigned int cpu)
 	set->bits[w] |= 1ULL << (cpu % 64);
 }
 
+void cpuset_clear(struct cpuset *set, unsigned int cpu)
+{
+	if (cpu / 64 < set->nwords)
+		set->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
 bool cpuset_test(const struct cpuset *set, unsigned int cpu)
 {
 	size_t w = cpu / 64;

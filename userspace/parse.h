@@ -37,6 +37,7 @@ struct cpuset {
 int parse_cpulist(const char *s, struct cpuset *set);
 bool cpuset_test(const struct cpuset *set, unsigned int cpu);
 void cpuset_set(struct cpuset *set, unsigned int cpu);
+void cpuset_clear(struct cpuset *set, unsigned int cpu);
 unsigned int cpuset_count(const struct cpuset *set);
 /* Highest CPU in the set plus one, 0 when empty. */
 unsigned int cpuset_limit(const struct cpuset *set);

@@ -94,6 +94,10 @@ static const struct wopt wopts[] = {
 	  "fio's: the CPUs the copies are placed on (round-robin)" },
 	{ "cpus_allowed_policy", required_argument, OPT_CPUS_POLICY, "shared|split",
 	  "fio's: either places one copy per CPU in turn" },
+	{ "numa_cpu_nodes", required_argument, OPT_NUMA_NODES, "NODES",
+	  "fio's: the copies are placed on these NUMA nodes' CPUs (with cpus_allowed: CPUs in both)" },
+	{ "numa_mem_policy", required_argument, OPT_NUMA_MEM, "MODE[:NODES]",
+	  "fio's: not applied (the module's queues' memory is on their CPUs' nodes); warned" },
 	{ "name", required_argument, OPT_NAME, "NAME", "fio's: the jobs' name in reports" },
 	{ "direct", required_argument, OPT_DIRECT, "0|1",
 	  "fio's: 0 is buffered IO (the page cache), on the io_uring and libaio engines" },
@@ -617,24 +621,85 @@ static void online_cpus(struct cpuset *on)
 }
 
 /*
- * fio's cpus_allowed: the CPUs the job's copies (numjobs) are placed on,
- * one CPU each (workload_place()); blkload's --cpus is another thing (one
- * queue per CPU of one job), so not both.
+ * fio's numa_cpu_nodes: the CPUs of those NUMA nodes (sysfs), in @cpus;
+ * with cpus_allowed (@cpus filled), the CPUs in both.
  */
-static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
+static int numa_cpus(const char *nodes, struct cpuset *cpus, bool have, const char *cmd)
+{
+	struct cpuset set = { 0 }, all = { 0 };
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	int ret = -1;
+
+	if (parse_cpulist(nodes, &set) || !cpuset_count(&set))
+		return bad_value("numa_cpu_nodes", nodes, "a NUMA node list such as 0 or 0-1");
+	for (unsigned int n = 0; n < cpuset_limit(&set); n++) {
+		struct cpuset one = { 0 };
+		FILE *f;
+		ssize_t len;
+
+		if (!cpuset_test(&set, n))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/cpulist", n);
+		f = fopen(path, "r");
+		len = f ? getline(&line, &cap, f) : -1;
+		if (f)
+			fclose(f);
+		if (len < 0) {
+			fprintf(stderr, "blkload: %s: numa_cpu_nodes %s: no NUMA node %u here (%s)\n",
+				cmd, nodes, n, path);
+			goto out;
+		}
+		line[strcspn(line, "\n")] = 0;
+		/* A node without CPUs (memory only) adds none. */
+		if (*line && parse_cpulist(line, &one) == 0)
+			for (unsigned int c = 0; c < cpuset_limit(&one); c++)
+				if (cpuset_test(&one, c))
+					cpuset_set(&all, c);
+		cpuset_free(&one);
+	}
+	for (unsigned int c = 0; c < cpuset_limit(have ? cpus : &all); c++) {
+		if (have && !cpuset_test(&all, c))
+			cpuset_clear(cpus, c);
+		else if (!have && cpuset_test(&all, c))
+			cpuset_set(cpus, c);
+	}
+	if (!cpuset_count(cpus)) {
+		fprintf(stderr, "blkload: %s: numa_cpu_nodes %s: no CPU of %s%s\n", cmd, nodes,
+			have ? "cpus_allowed on " : "", have ? "those nodes" : "those nodes online");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(line);
+	cpuset_free(&set);
+	cpuset_free(&all);
+	return ret;
+}
+
+/*
+ * fio's cpus_allowed (and numa_cpu_nodes): the CPUs the job's copies
+ * (numjobs) are placed on, one CPU each (workload_place()); blkload's
+ * --cpus is another thing (one queue per CPU of one job), so not both.
+ */
+static int fio_cpus(struct workload *w, const char *allowed, const char *nodes, const char *cmd)
 {
 	struct cpuset on = { 0 };
 
-	if (!allowed)
+	if (!allowed && !nodes)
 		return 0;
 	if (w->have_cpus) {
-		fprintf(stderr, "blkload: %s: --cpus (one job, a queue per CPU) or fio's cpus_allowed (the CPUs its numjobs copies run on, one each), not both\n",
-			cmd);
+		fprintf(stderr, "blkload: %s: --cpus (one job, a queue per CPU) or fio's %s (the CPUs its numjobs copies run on, one each), not both\n",
+			cmd, allowed ? "cpus_allowed" : "numa_cpu_nodes");
 		return -1;
 	}
 	cpuset_free(&w->allowed);
-	if (parse_cpulist(allowed, &w->allowed) || !cpuset_count(&w->allowed))
+	if (allowed && (parse_cpulist(allowed, &w->allowed) || !cpuset_count(&w->allowed)))
 		return bad_value("cpus_allowed", allowed, "a CPU list such as 0-3,8");
+	if (nodes && numa_cpus(nodes, &w->allowed, allowed, cmd))
+		return -1;
+	if (!allowed)
+		allowed = nodes;
 	/*
 	 * Every CPU of the list online (fio refuses one past the CPUs there
 	 * are); not checked against this process's affinity, which threads
@@ -643,8 +708,9 @@ static int fio_cpus(struct workload *w, const char *allowed, const char *cmd)
 	online_cpus(&on);
 	for (unsigned int c = 0; c < cpuset_limit(&w->allowed); c++) {
 		if (cpuset_test(&w->allowed, c) && (c >= CPU_SETSIZE || !cpuset_test(&on, c))) {
-			fprintf(stderr, "blkload: %s: --cpus_allowed %s: CPU %u is offline or does not exist\n",
-				cmd, allowed, c);
+			fprintf(stderr, "blkload: %s: --%s %s: CPU %u is offline or does not exist\n",
+				cmd, nodes && allowed == nodes ? "numa_cpu_nodes" : "cpus_allowed",
+				allowed, c);
 			cpuset_free(&on);
 			return -1;
 		}
@@ -686,6 +752,32 @@ void workload_place(struct workload *w, unsigned int clone)
 	memset(&w->cpus, 0, sizeof(w->cpus));
 	cpuset_set(&w->cpus, cpu);
 	w->have_cpus = true;
+}
+
+/*
+ * fio's numa_mem_policy is not applied: the module allocates each queue's
+ * memory on its CPU's node; the userspace engines' buffers go where the
+ * kernel's default policy puts them. A mode other than default gets one
+ * warning a run.
+ */
+static int numa_mem(const char *v)
+{
+	static const char *const modes[] = { "default", "prefer", "bind", "interleave", "local" };
+	static bool warned;
+	size_t len = strcspn(v, ":");
+	bool known = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		known |= strlen(modes[i]) == len && !strncmp(v, modes[i], len);
+	if (!known)
+		return bad_value("numa_mem_policy", v,
+				 "default, local, prefer:NODE, bind:NODES or interleave:NODES");
+	if (strncmp(v, "default", len) && !warned) {
+		warned = true;
+		fprintf(stderr, "blkload: numa_mem_policy=%s not applied: the module puts a queue's memory on its CPU's node, the userspace engines' buffers are where the kernel puts them\n",
+			v);
+	}
+	return 0;
 }
 
 /* fio's engines that do one IO at a time, each done when its call returns. */
@@ -940,7 +1032,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 {
 	uint32_t u32;
 	uint64_t rate[3] = { 0 };
-	const char *allowed = NULL;
+	const char *allowed = NULL, *numa_nodes = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	int time_based = 0;
 	uint64_t filesize = 0;
@@ -1038,6 +1130,12 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		case OPT_CPUS_ALLOWED:
 			allowed = optarg;
+			break;
+		case OPT_NUMA_NODES:
+			numa_nodes = optarg;
+			break;
+		case OPT_NUMA_MEM:
+			ret = numa_mem(optarg);
 			break;
 		case OPT_CPUS_POLICY:
 			if (strcmp(optarg, "split") && strcmp(optarg, "shared"))
@@ -1432,7 +1530,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	 */
 	if (!w->engine)
 		w->engine = w->buffered ? "libaio" : "kernel";
-	if (fio_cpus(w, allowed, cmd) || logs_check(w, have_sample, cmd))
+	if (fio_cpus(w, allowed, numa_nodes, cmd) || logs_check(w, have_sample, cmd))
 		return -1;
 	/*
 	 * fio's filesize on a device (smaller than it): IO up to that byte

@@ -378,6 +378,50 @@ TEST(runtime_caps_a_pass)
 	}
 }
 
+/* fio's numa_cpu_nodes: node 0's CPUs (sysfs), with cpus_allowed the CPUs in both. */
+TEST(numa_cpu_nodes)
+{
+	struct cpuset node0 = { 0 };
+	char list[4096] = "";
+	struct workload w;
+	unsigned int c;
+	FILE *f;
+
+	f = fopen("/sys/devices/system/node/node0/cpulist", "r");
+	if (!f || !fgets(list, sizeof(list), f))
+		SKIP(return, "no NUMA node 0 in sysfs");
+	fclose(f);
+	list[strcspn(list, "\n")] = 0;
+	ASSERT_EQ(0, parse_cpulist(list, &node0));
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--numa_cpu_nodes=0", "--numjobs=2",
+			   "--numa_mem_policy=interleave:0", NULL));
+	ASSERT_TRUE(w.have_allowed);
+	EXPECT_EQ(cpuset_count(&node0), cpuset_count(&w.allowed));
+	for (c = 0; c < cpuset_limit(&node0); c++)
+		EXPECT_EQ(cpuset_test(&node0, c), cpuset_test(&w.allowed, c)) TH_LOG("CPU %u", c);
+	workload_free(&w);
+	/* Node 0's first CPU, named by cpus_allowed too: that CPU alone. */
+	{
+		unsigned int first = 0;
+		char one[32];
+
+		while (!cpuset_test(&node0, first))
+			first++;
+		snprintf(one, sizeof(one), "--cpus_allowed=%u", first);
+		ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", one, "--numa_cpu_nodes=0", NULL));
+		EXPECT_EQ(1, cpuset_count(&w.allowed));
+		EXPECT_TRUE(cpuset_test(&w.allowed, first));
+		workload_free(&w);
+	}
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numa_cpu_nodes=4095", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numa_cpu_nodes=0", "--cpus", "0", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numa_mem_policy=spread", NULL));
+	workload_free(&w);
+	cpuset_free(&node0);
+}
+
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
