@@ -366,19 +366,20 @@ static int bl_check_region(struct bl_job *job, struct netlink_ext_ack *extack)
 {
 	struct bl_params *p = &job->p;
 	const char *why = NULL;
-	struct bl_dist d;
+	struct bl_dist *d;
 	int ret;
 
 	ret = bl_params_region(p, job->dev_size, job->dev_lbs, job->nr_queues, &why);
 	if (ret)
 		return bl_extack_why(extack, ret, why);
-	if (p->dist != BLKLOAD_DIST_RANDOM &&
-	    !bl_dist_init(&d, p->dist, p->dist_param, bl_params_units(p), p->randseed)) {
-		NL_SET_ERR_MSG(extack,
-			       "random-distribution-param: zipf theta > 0, not 1, up to 10; pareto 0 < h < 1; normal below 100%");
-		return -EINVAL;
-	}
-	return 0;
+	if (p->dist == BLKLOAD_DIST_RANDOM)
+		return 0;
+	d = kmalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	ret = bl_params_dist_init(p, d, bl_params_units(p), &why);
+	kfree(d);
+	return ret ? bl_extack_why(extack, ret, why) : 0;
 }
 
 /*

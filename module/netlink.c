@@ -178,6 +178,23 @@ static int bl_nl_parse_bs(struct genl_info *info, int type, struct bl_params *p,
 	return 0;
 }
 
+/* A zoned distribution's zones (params.h checks the entries' shape). */
+static int bl_nl_parse_zones(struct genl_info *info, struct bl_params *p)
+{
+	struct nlattr *a = info->attrs[BLKLOAD_A_RANDOM_ZONES];
+	const char *why = NULL;
+	int ret;
+
+	if (!a)
+		return 0;
+	ret = bl_params_zones_set(p, nla_data(a), nla_len(a), &why);
+	if (ret) {
+		NL_SET_BAD_ATTR(info->extack, a);
+		return bl_extack_why(info->extack, ret, why);
+	}
+	return 0;
+}
+
 static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -202,6 +219,8 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
 	if (!ret)
 		ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT_WRITE, &p, 1);
+	if (!ret)
+		ret = bl_nl_parse_zones(info, &p);
 	if (ret)
 		return ret;
 	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
@@ -614,6 +633,8 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    (job->p.verify && bl_nl_put_verify(msg, job)) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT, &job->p, 0) ||
 	    bl_nl_put_bs(msg, BLKLOAD_A_BS_SPLIT_WRITE, &job->p, 1) ||
+	    (job->p.nzones && nla_put(msg, BLKLOAD_A_RANDOM_ZONES,
+				      job->p.nzones * sizeof(job->p.zones[0]), job->p.zones)) ||
 	    (bl_job_is_deleted(job) && nla_put_flag(msg, BLKLOAD_A_DELETED)) ||
 	    bl_nl_put_stats(msg, job, hist, queues, qfirst, snap, row) ||
 	    /* The sum bl_nl_put_stats() left in snap. */

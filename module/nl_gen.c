@@ -209,7 +209,7 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RATE_IOPS] = { .type = NLA_U32, },
 	[BLKLOAD_A_RATE_PROCESS] = NLA_POLICY_MAX(NLA_U32, 1),
 	[BLKLOAD_A_STATS_SCHED] = NLA_POLICY_NESTED(blkload_sched_stats_nl_policy),
-	[BLKLOAD_A_RANDOM_DISTRIBUTION] = NLA_POLICY_MAX(NLA_U32, 3),
+	[BLKLOAD_A_RANDOM_DISTRIBUTION] = NLA_POLICY_MAX(NLA_U32, 5),
 	[BLKLOAD_A_RANDOM_DISTRIBUTION_PARAM] = { .type = NLA_U32, },
 	[BLKLOAD_A_BS_SPLIT] = { .type = NLA_BINARY, .len = 192, },
 	[BLKLOAD_A_BS_SPLIT_WRITE] = { .type = NLA_BINARY, .len = 192, },
@@ -225,5 +225,6 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_VERIFY_STATS] = NLA_POLICY_NESTED(blkload_verify_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_FIRST] = { .type = NLA_U32, },
 	[BLKLOAD_A_BATCH_COMPLETE] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_batch_complete_range),
+	[BLKLOAD_A_RANDOM_ZONES] = { .type = NLA_BINARY, .len = 256, },
 	[BLKLOAD_A_PASS_ENDS] = { .type = NLA_FLAG, },
 };

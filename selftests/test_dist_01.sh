@@ -6,14 +6,16 @@
 # fio-genzipf prints for the same parameter and block count, within 2
 # percentage points; real fio with the same random_distribution on the same
 # device agrees; the io_uring engine issues exactly the module's offsets; a
-# sequential pattern with a distribution is refused.
+# sequential pattern with a distribution is refused. fio's zoned: each zone's
+# share of the bios within 1 point of its percent, none past the zones, for
+# the module, the io_uring engine and real fio alike.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
 bl_require_cmd blkload python3 fio fio-genzipf
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 8
 bl_mark start
 bl_load
 bl_trace_require
@@ -105,6 +107,47 @@ same_offsets() {
 	cmp -s "$tmp/a" "$tmp/b"
 }
 bl_check "the io_uring engine issues exactly the module's zipf offsets" same_offsets
+
+# The share of the traced bios in $tmp/$1 in each zone ending at the 16 KiB
+# block in $2 (comma separated), against the percents in $3; none past.
+zone_shares() {
+	python3 - "$tmp/$1" "$2" "$3" <<'PY'
+import sys
+ends = [int(x) * 16384 for x in sys.argv[2].split(',')]
+want = [float(x) for x in sys.argv[3].split(',')]
+hits = [0] * (len(ends) + 1)
+for line in open(sys.argv[1]):
+    b = int(line) * 512
+    hits[next((i for i, e in enumerate(ends) if b < e), len(ends))] += 1
+n = sum(hits)
+got = [100.0 * h / n for h in hits]
+print('# %s: %s%% of %d bios, past the zones %d' % (sys.argv[1].split('/')[-1],
+      ' '.join('%.2f' % g for g in got[:-1]), n, hits[-1]))
+sys.exit(0 if hits[-1] == 0 and all(abs(g - w) <= 1.0 for g, w in zip(got, want)) else 1)
+PY
+}
+
+# fio's HOWTO example with sizes adding up to 60: 60% of the IOs to the first
+# 10% of the region, 30% to the next 20%, 10% to the next 30%, none after;
+# the zones of 65536 blocks as fio rounds them: 6553, 13107 and 19660.
+Z=zoned:60/10:30/20:10/30
+zoned() {
+	sectors zkern run_dist $Z && zone_shares zkern 6553,19660,39320 60,30,10 &&
+		sectors zuring blkload run --engine io_uring --dev /dev/nullb0 --rw randread \
+			--bs 16k --number_ios $N --iodepth 8 --cpus 0 --random_distribution $Z &&
+		cmp -s <(sort -n "$tmp/zkern") <(sort -n "$tmp/zuring") &&
+		sectors zfio fio --name=z --filename=/dev/nullb0 --ioengine=libaio --direct=1 \
+			--rw=randread --bs=16k --number_ios=$N --size=1g --iodepth=8 \
+			--random_distribution=$Z --norandommap --randrepeat=0 &&
+		zone_shares zfio 6553,19660,39320 60,30,10
+}
+bl_check "zoned $Z: the module's bios in the zones' shares within 1 point, none past; io_uring the same offsets; real fio the same shares" zoned
+
+zoned_abs() {
+	sectors zabs run_dist zoned_abs:70/64m:30/192m && zone_shares zabs 4096,16384 70,30
+}
+bl_check "zoned_abs:70/64m:30/192m: 70% of the bios in the first 64 MiB, 30% in the next 192, none past" \
+	zoned_abs
 
 bl_check "a sequential pattern with a distribution: refused" \
 	bl_refused "for random patterns" blkload run --dev /dev/nullb0 --rw read \

@@ -119,15 +119,26 @@ char *bs_format(const void *r, int rlen, const void *w, int wlen)
 	return s;
 }
 
-char *dist_name(uint32_t dist, uint32_t param)
+char *dist_name(const struct bl_params *p)
 {
-	switch (dist) {
+	char *s, *t;
+
+	switch (p->dist) {
 	case BLKLOAD_DIST_ZIPF:
-		return xasprintf("zipf:%g", param / 1000.0);
+		return xasprintf("zipf:%g", p->dist_param / 1000.0);
 	case BLKLOAD_DIST_PARETO:
-		return xasprintf("pareto:%g", param / 1000.0);
+		return xasprintf("pareto:%g", p->dist_param / 1000.0);
 	case BLKLOAD_DIST_NORMAL:
-		return xasprintf("normal:%g", param / 100.0);
+		return xasprintf("normal:%g", p->dist_param / 100.0);
+	case BLKLOAD_DIST_ZONED:
+	case BLKLOAD_DIST_ZONED_ABS:
+		s = xstrdup(p->dist == BLKLOAD_DIST_ZONED ? "zoned" : "zoned_abs");
+		for (uint32_t i = 0; i < p->nzones && i < BL_DIST_ZONES_MAX; i++) {
+			t = xasprintf("%s:%u/%" PRIu64, s, p->zones[i].access, p->zones[i].size);
+			free(s);
+			s = t;
+		}
+		return s;
 	default:
 		return xstrdup("random");
 	}
@@ -385,6 +396,12 @@ int job_parse(struct nlattr **tb, struct job *j)
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ?
 			       nla_data(tb[BLKLOAD_A_BS_SPLIT_WRITE]) : NULL,
 			       tb[BLKLOAD_A_BS_SPLIT_WRITE] ? nla_len(tb[BLKLOAD_A_BS_SPLIT_WRITE]) : 0);
+	if (tb[BLKLOAD_A_RANDOM_ZONES]) {
+		const char *why;
+
+		bl_params_zones_set(&j->p, nla_data(tb[BLKLOAD_A_RANDOM_ZONES]),
+				    (unsigned int)nla_len(tb[BLKLOAD_A_RANDOM_ZONES]), &why);
+	}
 	nla_get_u32_checked(tb[BLKLOAD_A_STATE], &j->state);
 	nla_get_u32_checked(tb[BLKLOAD_A_REASON], &j->reason);
 	nla_get_u32_checked(tb[BLKLOAD_A_ERROR], (uint32_t *)&j->error);

@@ -128,7 +128,7 @@ char *req_names(uint32_t req);
 /* The module's bs-split attributes (triples) as fio's bssplit ("4096/50:65536/50"), or NULL. */
 char *bs_format(const void *r, int rlen, const void *w, int wlen);
 /* fio's random_distribution string of a job's (freed). */
-char *dist_name(uint32_t dist, uint32_t param);
+char *dist_name(const struct bl_params *p);
 const char *reason_name(uint32_t r);
 
 struct report_opts {

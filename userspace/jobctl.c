@@ -155,6 +155,8 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		n = bl_params_split_get(&p, 1, t);
 		nla_put(msg, BLKLOAD_A_BS_SPLIT_WRITE, (int)(n * sizeof(t[0])), t);
 	}
+	if (p.nzones)
+		nla_put(msg, BLKLOAD_A_RANDOM_ZONES, (int)(p.nzones * sizeof(p.zones[0])), p.zones);
 	ret = bl_nl_talk(nl, msg, id_parse, &r);
 	*id = r.id;
 	return ret;

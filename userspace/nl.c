@@ -393,6 +393,8 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_BS_SPLIT_WRITE] = "--bssplit/--bsrange (writes)",
 		[BLKLOAD_A_REQ_FLAGS] = "--fua/--preflush/--hipri/--nowait/--write_zeroes",
 		[BLKLOAD_A_JOB_ID] = "job id",
+		[BLKLOAD_A_PASS_ENDS] = "--runtime without --time_based",
+		[BLKLOAD_A_RANDOM_ZONES] = "--random_distribution (zoned, zoned_abs)",
 	};
 
 	return type > 0 && type < (int)ARRAY_SIZE(opts) ? opts[type] : NULL;

@@ -81,6 +81,7 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_VERIFY_STATS] = "verify-stats",
 	[BLKLOAD_A_QUEUE_FIRST] = "queue-first",
 	[BLKLOAD_A_BATCH_COMPLETE] = "batch-complete",
+	[BLKLOAD_A_RANDOM_ZONES] = "random-zones",
 	[BLKLOAD_A_PASS_ENDS] = "pass-ends",
 };
 

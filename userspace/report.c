@@ -345,7 +345,7 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_u64(o, "rwmixread", NULL, j->p.rwmixread, NULL);
 		out_u64(o, "rwmixtrim", NULL, j->p.rwmixtrim, NULL);
 		out_u64(o, "rate_iops", NULL, j->p.rate_iops, NULL);
-		char *dn = dist_name(j->p.dist, j->p.dist_param);
+		char *dn = dist_name(&j->p);
 
 		if (j->bssplit)
 			out_str(o, "bssplit", NULL, j->bssplit);
@@ -666,7 +666,7 @@ static void text_job(const struct job *j, const char *name, const struct report_
 		if (j->bssplit)
 			printf(", bssplit=%s", j->bssplit);
 		if (j->p.dist) {
-			char *dn = dist_name(j->p.dist, j->p.dist_param);
+			char *dn = dist_name(&j->p);
 
 			printf(", random_distribution=%s", dn);
 			free(dn);

@@ -47,7 +47,7 @@ static const struct wopt wopts[] = {
 	{ "rate_process", required_argument, OPT_RATE_PROCESS, "linear|poisson",
 	  "spacing of rate_iops: even (linear) or exponential gaps (poisson)" },
 	{ "random_distribution", required_argument, OPT_RANDOM_DIST, "D",
-	  "random (default), zipf:THETA, pareto:H, normal:DEV% (fio's; random patterns)" },
+	  "random (default), zipf:THETA, pareto:H, normal:DEV%, zoned:A/S:..., zoned_abs:A/SIZE:... (fio's)" },
 	{ "bssplit", required_argument, OPT_BSSPLIT, "SIZE/PCT:...[,WRITES]",
 	  "fio's: block sizes by percent, e.g. 4k/50:64k/40:1m/10 (a pass: size over the mean size, in IOs)" },
 	{ "bsrange", required_argument, OPT_BSRANGE, "LO-HI[,WRITES]",
@@ -440,6 +440,71 @@ int dist_parse(const char *s, uint32_t *dist, uint32_t *param)
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * fio's zoned:A/S:A/S:... (A percent of the IOs to the next S percent of the
+ * region; an empty S shares what the other zones leave) and
+ * zoned_abs:A/SIZE:...; one set of zones for every direction. 0, or -1 with
+ * the reason in @why.
+ */
+static int zones_parse(const char *s, struct bl_params *p, const char **why)
+{
+	bool abs = !strncmp(s, "zoned_abs:", 10);
+	uint64_t acc = 0, sizes = 0;
+	unsigned int n = 0, missing = 0;
+	char *copy, *e, *save = NULL;
+	int ret = -1;
+
+	*why = abs ? "zoned_abs:PERCENT/SIZE:... (up to 16 zones, the percents adding up to 100)" :
+		     "zoned:PERCENT/PERCENT:... (up to 16 zones, the IOs' percents adding up to 100, the sizes' to at most 100)";
+	copy = xstrdup(s + (abs ? 10 : 6));
+	if (strchr(copy, ',')) {
+		*why = "zones apart for reads, writes and trims are not in blkload yet: give one set for all";
+		goto out;
+	}
+	for (e = strtok_r(copy, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(e, '/');
+		uint64_t size = UINT64_MAX;
+		uint32_t a, pct;
+
+		if (n == BL_DIST_ZONES_MAX) {
+			*why = "at most 16 zones (fio takes 256)";
+			goto out;
+		}
+		if (!slash)
+			goto out;
+		*slash = '\0';
+		if (parse_u32_range(e, 0, 100, &a))
+			goto out;
+		if (slash[1] && abs) {
+			if (parse_size(slash + 1, &size) || !size)
+				goto out;
+		} else if (slash[1]) {
+			if (parse_u32_range(slash + 1, 0, 100, &pct))
+				goto out;
+			size = pct;
+			sizes += pct;
+		} else if (abs) {
+			goto out;
+		} else {
+			missing++;
+		}
+		p->zones[n++] = (struct bl_dist_zone){ .access = a, .size = size };
+		acc += a;
+	}
+	if (!n || acc != 100 || sizes > 100)
+		goto out;
+	for (unsigned int i = 0; i < n; i++)
+		if (p->zones[i].size == UINT64_MAX)
+			p->zones[i].size = (100 - sizes) / missing;
+	p->nzones = n;
+	p->dist = abs ? BLKLOAD_DIST_ZONED_ABS : BLKLOAD_DIST_ZONED;
+	p->dist_param = 0;
+	ret = 0;
+out:
+	free(copy);
+	return ret;
 }
 
 /* One direction of bssplit/bsrange, "a/p:b/q" or "lo-hi", into @t; the count or -1. */
@@ -1219,12 +1284,19 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			else
 				ret = bad_value(opts[idx].name, optarg, "linear or poisson");
 			break;
-		case OPT_RANDOM_DIST:
-			ret = dist_parse(optarg, &w->p.dist, &w->p.dist_param) ?
-			      bad_value(opts[idx].name, optarg, !strncmp(optarg, "zoned", 5) ?
-					"fio's zoned and zoned_abs distributions are not in blkload yet" :
-					"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100)") : 0;
+		case OPT_RANDOM_DIST: {
+			const char *why;
+
+			w->p.nzones = 0;
+			if (!strncmp(optarg, "zoned:", 6) || !strncmp(optarg, "zoned_abs:", 10))
+				ret = zones_parse(optarg, &w->p, &why) ?
+				      bad_value(opts[idx].name, optarg, why) : 0;
+			else
+				ret = dist_parse(optarg, &w->p.dist, &w->p.dist_param) ?
+				      bad_value(opts[idx].name, optarg,
+						"random, zipf:THETA (>0, not 1, up to 10), pareto:H (0-1), normal:DEV (percent, below 100), zoned:ZONES, zoned_abs:ZONES") : 0;
 			break;
+		}
 		case OPT_THINKTIME: {
 			uint64_t us;
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * blkload random access distributions, fio's random_distribution= models:
- * random (uniform), zipf:THETA, pareto:H and normal:DEV. Integer arithmetic
- * only, so that the kernel module and userspace turn the same bl_gen_rand()
- * draws into the same block indices, bit for bit. Each bl_dist_next() takes
- * a fixed number of draws from the caller's generator: three for normal, one
- * for the others.
+ * random (uniform), zipf:THETA, pareto:H, normal:DEV, zoned and zoned_abs.
+ * Integer arithmetic only, so that the kernel module and userspace turn the
+ * same bl_gen_rand() draws into the same block indices, bit for bit. Each
+ * bl_dist_next() takes a fixed number of draws from the caller's generator:
+ * three for normal, two for zoned (the zone, the block in it), one for the
+ * others.
  *
  * zipf: rank r (0 is the hottest) has probability about (r + 1)^-theta /
  * zeta(n, theta), drawn as fio does with the inverse CDF of Gray et al.,
@@ -57,7 +58,19 @@
 #define BL_DIST_DIV64(a, b) ((a) / (b))
 #endif
 
-enum { BL_DIST_RANDOM, BL_DIST_ZIPF, BL_DIST_PARETO, BL_DIST_NORMAL };
+enum {
+	BL_DIST_RANDOM, BL_DIST_ZIPF, BL_DIST_PARETO, BL_DIST_NORMAL, BL_DIST_ZONED,
+	BL_DIST_ZONED_ABS
+};
+
+/* A zone of fio's zoned (size in percent) or zoned_abs (bytes) distribution. */
+struct bl_dist_zone {
+	BL_GEN_U32 access;	/* percent of the IOs */
+	BL_GEN_U32 resv;	/* 0 */
+	BL_GEN_U64 size;	/* percent of the range (zoned), bytes (zoned_abs) */
+};
+
+#define BL_DIST_ZONES_MAX	16
 
 #define BL_DIST_FRAC		48	/* fraction bits of bl_dist_log2(), bl_dist_exp2() */
 #define BL_DIST_ONE		((BL_GEN_U64)1 << BL_DIST_FRAC)
@@ -86,6 +99,10 @@ struct bl_dist {
 	BL_GEN_U32 shift;	/* zipf: integer bits of eta; pareto, normal: see mul */
 	BL_GEN_U32 bits;	/* zipf, pareto: width of the scattering bijection */
 	bool neg;		/* zipf: theta > 1 */
+	/* zoned: the zone of each percent of the IOs, each zone's blocks */
+	BL_GEN_U8 zi[100];
+	BL_GEN_U64 zstart[BL_DIST_ZONES_MAX];
+	BL_GEN_U64 zlen[BL_DIST_ZONES_MAX];
 };
 
 /* The splitmix64 finalizer: a bijection of 64-bit values that mixes every bit. */
@@ -394,6 +411,8 @@ static inline bool bl_dist_init(struct bl_dist *d, int type, BL_GEN_U32 param,
 		return false;
 	switch (type) {
 	case BL_DIST_RANDOM:
+	case BL_DIST_ZONED:	/* bl_dist_set_zones() next */
+	case BL_DIST_ZONED_ABS:
 		return true;
 	case BL_DIST_NORMAL:
 		if (param >= 10000)
@@ -427,6 +446,53 @@ static inline bool bl_dist_init(struct bl_dist *d, int type, BL_GEN_U32 param,
 	d->mul = bl_dist_fdiv(a, b, d->shift);
 	d->top = nblocks > 1 ? bl_dist_log2(nblocks - 1) : 0;
 	return true;
+}
+
+/*
+ * The zones of a zoned (@d set up with BL_DIST_ZONED) or zoned_abs
+ * distribution, from the range's start: @n (1 to BL_DIST_ZONES_MAX) zones
+ * whose access percents add up to 100. zoned, as fio: zone i starts at
+ * nblocks x (the sizes before it) / 100 and holds nblocks x size / 100
+ * blocks, both rounded down, the sizes adding up to at most 100. zoned_abs:
+ * sizes in bytes, blocks of @unit bytes, a zone from its start's block to
+ * its end's, every zone inside the range. A zone with IOs must hold a block.
+ * Returns false on impossible input.
+ */
+static inline bool bl_dist_set_zones(struct bl_dist *d, const struct bl_dist_zone *z,
+				     unsigned int n, BL_GEN_U64 unit)
+{
+	BL_GEN_U64 at = 0, start, end;
+	BL_GEN_U32 cum = 0, v = 0;
+	unsigned int i;
+
+	if ((d->type != BL_DIST_ZONED && d->type != BL_DIST_ZONED_ABS) || !n ||
+	    n > BL_DIST_ZONES_MAX || !unit)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (z[i].resv || z[i].access > 100 - cum)
+			return false;
+		if (d->type == BL_DIST_ZONED) {
+			if (z[i].size > 100 - at)
+				return false;
+			start = bl_dist_muldiv(d->nblocks, (BL_GEN_U32)at, 100);
+			end = start + bl_dist_muldiv(d->nblocks, (BL_GEN_U32)z[i].size, 100);
+			at += z[i].size;
+		} else {
+			if (z[i].size > d->nblocks * unit - at)
+				return false;
+			start = BL_DIST_DIV64(at, unit);
+			at += z[i].size;
+			end = BL_DIST_DIV64(at, unit);
+		}
+		if (z[i].access && end == start)
+			return false;
+		d->zstart[i] = start;
+		d->zlen[i] = end - start;
+		cum += z[i].access;
+		while (v < cum)
+			d->zi[v++] = (BL_GEN_U8)i;
+	}
+	return cum == 100;
 }
 
 static inline BL_GEN_U64 bl_dist_next_zipf(const struct bl_dist *d, BL_GEN_U64 u)
@@ -521,6 +587,12 @@ static inline BL_GEN_U64 bl_dist_next(const struct bl_dist *d, struct bl_gen *g)
 		return bl_dist_scatter(d, bl_dist_next_pareto(d, bl_gen_rand(g)));
 	case BL_DIST_NORMAL:
 		return bl_dist_next_normal(d, g);
+	case BL_DIST_ZONED:
+	case BL_DIST_ZONED_ABS: {
+		BL_GEN_U8 z = d->zi[bl_gen_below(g, 100)];
+
+		return d->zstart[z] + bl_gen_below(g, d->zlen[z]);
+	}
 	default:
 		return bl_gen_below(g, d->nblocks);
 	}

@@ -15,6 +15,7 @@
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <uapi/linux/blkload.h>
 
@@ -42,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/blkload.h>
 
 #define BL_U8 uint8_t

@@ -34,6 +34,7 @@
 #include <linux/types.h>
 #define BL_GEN_U64 u64
 #define BL_GEN_U32 u32
+#define BL_GEN_U8 u8
 /* u64 by u32: no 64-bit division instruction on 32-bit kernels (libgcc is not linked). */
 #define BL_GEN_DIV(a, b) div_u64(a, b)
 #define BL_GEN_MOD(a, b) ({ u32 __rem; div_u64_rem(a, b, &__rem); __rem; })
@@ -42,6 +43,7 @@
 #include <stdint.h>
 #define BL_GEN_U64 uint64_t
 #define BL_GEN_U32 uint32_t
+#define BL_GEN_U8 uint8_t
 #define BL_GEN_DIV(a, b) ((a) / (b))
 #define BL_GEN_MOD(a, b) ((a) % (b))
 #endif

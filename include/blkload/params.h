@@ -20,6 +20,7 @@
 #define _BLKLOAD_PARAMS_H
 
 #include "env.h"
+#include "dist.h"
 #include "offset.h"
 #include "verify.h"
 
@@ -66,6 +67,9 @@ struct bl_params {
 	/* Block size split (offset.h), reads [0] and writes with trims [1]. */
 	BL_U32 nbs[2];
 	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];
+	/* A zoned or zoned_abs distribution's zones (dist.h). */
+	BL_U32 nzones;
+	struct bl_dist_zone zones[BL_DIST_ZONES_MAX];
 	BL_U32 verify;		/* BLKLOAD_VERIFY_* */
 	bool verify_no_readback;
 	bool allow_write;
@@ -302,6 +306,47 @@ static inline BL_U64 bl_params_units(const struct bl_params *p)
  * A direction's split as job-new's attribute and fio's bssplit carry it:
  * (smallest, largest, percent) triples, from the table (cumulative percents).
  */
+static_assert((int)BL_DIST_NORMAL == (int)BLKLOAD_DIST_NORMAL &&
+	      (int)BL_DIST_ZONED_ABS == (int)BLKLOAD_DIST_ZONED_ABS,
+	      "dist.h's types are the netlink ABI's");
+
+/* Whether the distribution is fio's zoned or zoned_abs (its zones in zones[]). */
+static inline bool bl_params_zoned(const struct bl_params *p)
+{
+	return p->dist == BLKLOAD_DIST_ZONED || p->dist == BLKLOAD_DIST_ZONED_ABS;
+}
+
+/* The zones as job-new's random-zones carries them: @len bytes of whole entries. */
+static inline int bl_params_zones_set(struct bl_params *p, const void *data, unsigned int len,
+				      const char **why)
+{
+	if (!len || len % sizeof(p->zones[0]) || len > sizeof(p->zones))
+		return bl_params_no(why, -BL_EINVAL,
+				    "random-zones: 1 to 16 entries of a u32 percent, a u32 0 and a u64 size");
+	memcpy(p->zones, data, len);
+	p->nzones = len / sizeof(p->zones[0]);
+	return 0;
+}
+
+/*
+ * @d set up as the job's distribution over @nblocks units (the region's, or
+ * a random stream's), its zones too; the reason in @why when it cannot be.
+ */
+static inline int bl_params_dist_init(const struct bl_params *p, struct bl_dist *d,
+				      BL_U64 nblocks, const char **why)
+{
+	if (!bl_dist_init(d, (int)p->dist, p->dist_param, nblocks, p->randseed))
+		return bl_params_no(why, -BL_EINVAL,
+				    "random-distribution-param: zipf theta > 0, not 1, up to 10; pareto 0 < h < 1; normal below 100%");
+	if (!bl_params_zoned(p) || bl_dist_set_zones(d, p->zones, p->nzones, p->bs))
+		return 0;
+	if (p->dist == BLKLOAD_DIST_ZONED)
+		return bl_params_no(why, -BL_EINVAL,
+				    "zoned: percents of the IOs adding up to 100, sizes up to 100 in all, every zone with IOs holding a block of the region");
+	return bl_params_no(why, -BL_EINVAL,
+			    "zoned_abs: percents of the IOs adding up to 100, the zones inside the region, every zone with IOs holding a block");
+}
+
 static inline unsigned int bl_params_split_get(const struct bl_params *p, unsigned int d,
 					       BL_U32 t[][3])
 {
@@ -500,6 +545,9 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 		return bl_params_no(why, -BL_EINVAL, "unknown rate_process or random_distribution");
 	if (p->dist != BLKLOAD_DIST_RANDOM && bl_rw_sequential(p->rw))
 		return bl_params_no(why, -BL_EINVAL, "random-distribution is for random patterns");
+	if (bl_params_zoned(p) != !!p->nzones)
+		return bl_params_no(why, -BL_EINVAL,
+				    "random-zones: given with a zoned or zoned-abs random-distribution, and only then");
 	if (p->nbs[0] > BL_GEN_BS_MAX || p->nbs[1] > BL_GEN_BS_MAX)
 		return bl_params_no(why, -BL_EINVAL, "bs-split: at most 16 sizes a direction");
 	if (bl_params_check_split(p, why))

@@ -332,6 +332,7 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 {
 	const struct bl_params *p = job->p;
 	bool random = bl_rw_random(p->rw);
+	const char *why = NULL;
 	unsigned int op;
 
 	memset(q, 0, sizeof(*q));
@@ -352,8 +353,8 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	    !bl_gen_set_bs(&q->gen, 0, p->bss[0], p->nbs[0]) ||
 	    !bl_gen_set_bs(&q->gen, 1, p->bss[1], p->nbs[1]) ||
 	    /* One seed for all queues: the same hot blocks. */
-	    !bl_dist_init(&q->dist, random ? p->dist : BLKLOAD_DIST_RANDOM, p->dist_param,
-			  q->gen.nblocks, p->randseed))
+	    (random ? bl_params_dist_init(p, &q->dist, q->gen.nblocks, &why) :
+	     !bl_dist_init(&q->dist, BLKLOAD_DIST_RANDOM, 0, q->gen.nblocks, 0)))
 		return false;
 	q->limit = bl_params_queue_limit(p, index, job->nr_queues);
 	q->rate = bl_params_queue_rate(p, index, job->nr_queues);

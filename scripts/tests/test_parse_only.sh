@@ -60,8 +60,9 @@ out=$("$bl" start --parse-only --dev /dev/x --numjobs=2 --rw=randwrite --allow-w
 grep -q "numjobs copies that write one device need run" <<<"$out" ||
 	{ echo "start with writing copies: $out"; fail=1; }
 refused "rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" --dev /dev/x --rw=read:-8k
-refused "zoned and zoned_abs distributions are not in blkload yet" --dev /dev/x --rw=randread \
-	--random_distribution=zoned:50/5:50/95
+ok --dev /dev/x --rw=randread --random_distribution=zoned:50/5:50/95
+refused "zones apart for reads, writes and trims are not in blkload yet" --dev /dev/x \
+	--rw=randrw --random_distribution=zoned:50/5:50/95,100/100
 refused "size=N% (a share of the device) is not in blkload yet" --dev /dev/x --size=10%
 ok --dev /dev/x --bssplit=4k/50:64k/50 --size=1g
 ok --ioengine=libaio --name=a --filename=/dev/x --name=b --filename=/dev/y

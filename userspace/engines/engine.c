@@ -1033,10 +1033,8 @@ static int job_setup(struct eng_run *run, struct eng_job *job)
 		fprintf(stderr, "blkload: %s: %s\n", job->path, why);
 		return -1;
 	}
-	if (p->dist != BLKLOAD_DIST_RANDOM &&
-	    !bl_dist_init(&d, (int)p->dist, p->dist_param, bl_params_units(p), p->randseed)) {
-		fprintf(stderr, "blkload: %s: random_distribution's parameter is out of its range\n",
-			job->path);
+	if (p->dist != BLKLOAD_DIST_RANDOM && bl_params_dist_init(p, &d, bl_params_units(p), &why)) {
+		fprintf(stderr, "blkload: %s: %s\n", job->path, why);
 		return -1;
 	}
 	job->core.p = p;

@@ -444,7 +444,8 @@ TEST(in_range_and_draw_count)
 			}
 		}
 	}
-	EXPECT_LE(sizeof(struct bl_dist), 128UL);
+	/* The zoned tables make most of it: 100 zone indices, 16 starts and lengths. */
+	EXPECT_LE(sizeof(struct bl_dist), 512UL);
 }
 
 TEST(rejects_impossible)
@@ -459,9 +460,88 @@ TEST(rejects_impossible)
 	EXPECT_FALSE(bl_dist_init(&d, BL_DIST_PARETO, 0, 100, 1));
 	EXPECT_FALSE(bl_dist_init(&d, BL_DIST_PARETO, 1000, 100, 1));
 	EXPECT_FALSE(bl_dist_init(&d, BL_DIST_NORMAL, 10000, 100, 1));
-	EXPECT_FALSE(bl_dist_init(&d, 4, 0, 100, 1));
+	EXPECT_FALSE(bl_dist_init(&d, 6, 0, 100, 1));
 	EXPECT_FALSE(bl_dist_init(&d, -1, 0, 100, 1));
 	EXPECT_TRUE(bl_dist_init(&d, BL_DIST_ZIPF, 1200, UINT64_MAX, 1));
+}
+
+/* fio's zoned and zoned_abs: each zone's blocks as fio computes them, its share of the draws. */
+TEST(zones_as_fio)
+{
+	static const struct bl_dist_zone doc[] = {
+		{ 60, 0, 10 }, { 30, 0, 20 }, { 8, 0, 30 }, { 2, 0, 40 },
+	};
+	/* Sizes adding up to 50: the second half of the range gets nothing. */
+	static const struct bl_dist_zone half[] = { { 70, 0, 10 }, { 30, 0, 40 } };
+	static const struct bl_dist_zone abs[] = { { 70, 0, 65536 }, { 30, 0, 196608 } };
+	static const uint64_t doc_start[] = { 0, 100, 300, 600 }, doc_len[] = { 100, 200, 300, 400 };
+	const int draws = 1000000;
+	unsigned int hits[4] = { 0 };
+	struct bl_gen g = { .rng = 5 }, h;
+	struct bl_dist d;
+	uint64_t b;
+
+	ASSERT_TRUE(bl_dist_init(&d, BL_DIST_ZONED, 0, 1000, 1));
+	ASSERT_TRUE(bl_dist_set_zones(&d, doc, 4, 4096));
+	for (int i = 0; i < 4; i++) {
+		EXPECT_EQ(doc_start[i], d.zstart[i]);
+		EXPECT_EQ(doc_len[i], d.zlen[i]);
+	}
+	for (int k = 0; k < draws; k++) {
+		h = g;
+		b = bl_dist_next(&d, &g);
+		ASSERT_LT(b, 1000ULL);
+		hits[b < 100 ? 0 : b < 300 ? 1 : b < 600 ? 2 : 3]++;
+		/* Two draws an IO: the zone, the block. */
+		bl_gen_rand(&h);
+		bl_gen_rand(&h);
+		ASSERT_EQ(h.rng, g.rng);
+	}
+	for (int i = 0; i < 4; i++) {
+		TH_LOG("zone %d: %u of %d draws, %u%% asked", i, hits[i], draws,
+		       doc[i].access);
+		EXPECT_LT(fabs(100.0 * hits[i] / draws - doc[i].access), 0.3);
+	}
+	ASSERT_TRUE(bl_dist_init(&d, BL_DIST_ZONED, 0, 1000, 1));
+	ASSERT_TRUE(bl_dist_set_zones(&d, half, 2, 4096));
+	for (int k = 0; k < draws; k++)
+		ASSERT_LT(bl_dist_next(&d, &g), 500ULL);
+	/* zoned_abs in bytes: 64 KiB and 192 KiB of 4 KiB blocks. */
+	ASSERT_TRUE(bl_dist_init(&d, BL_DIST_ZONED_ABS, 0, 1000, 1));
+	ASSERT_TRUE(bl_dist_set_zones(&d, abs, 2, 4096));
+	EXPECT_EQ(0, d.zstart[0]);
+	EXPECT_EQ(16, d.zlen[0]);
+	EXPECT_EQ(16, d.zstart[1]);
+	EXPECT_EQ(48, d.zlen[1]);
+	for (int k = 0; k < draws; k++)
+		ASSERT_LT(bl_dist_next(&d, &g), 64ULL);
+}
+
+TEST(zones_rejected)
+{
+	static const struct { int type; struct bl_dist_zone z[3]; unsigned int n; } bad[] = {
+		{ BL_DIST_ZONED, { { 50, 0, 10 }, { 40, 0, 10 } }, 2 },	/* 90% of the IOs */
+		{ BL_DIST_ZONED, { { 50, 0, 60 }, { 50, 0, 60 } }, 2 },	/* 120% of the range */
+		{ BL_DIST_ZONED, { { 50, 0, 0 }, { 50, 0, 100 } }, 2 },	/* IOs, no blocks */
+		{ BL_DIST_ZONED, { { 100, 1, 100 } }, 1 },			/* resv */
+		{ BL_DIST_ZONED, { { 100, 0, 100 } }, 0 },
+		{ BL_DIST_ZONED_ABS, { { 50, 0, 4096 }, { 50, 0, 1000 * 4096 } }, 2 },	/* past */
+		{ BL_DIST_ZONED_ABS, { { 50, 0, 2048 }, { 50, 0, 4096 } }, 2 },	/* no block */
+		{ BL_DIST_RANDOM, { { 100, 0, 100 } }, 1 },
+	};
+	struct bl_dist d;
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_TRUE(bl_dist_init(&d, bad[i].type, 0, 1000, 1));
+		EXPECT_FALSE(bl_dist_set_zones(&d, bad[i].z, bad[i].n, 4096)) TH_LOG("case %u", i);
+	}
+	/* A zone of no IOs may hold nothing. */
+	{
+		static const struct bl_dist_zone ok[] = { { 0, 0, 0 }, { 100, 0, 100 } };
+
+		ASSERT_TRUE(bl_dist_init(&d, BL_DIST_ZONED, 0, 1000, 1));
+		EXPECT_TRUE(bl_dist_set_zones(&d, ok, 2, 4096));
+	}
 }
 
 /*

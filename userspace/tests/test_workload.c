@@ -422,6 +422,53 @@ TEST(numa_cpu_nodes)
 	cpuset_free(&node0);
 }
 
+/* fio's zoned and zoned_abs, as fio's rand-zones example and HOWTO write them. */
+TEST(zoned_distributions)
+{
+	static const char *const bad[] = {
+		"zoned:50/5:30/15:10/",		/* 90% of the IOs */
+		"zoned:50/60:50/60",		/* 120% of the region */
+		"zoned:50/5,50/5:50/95",	/* per direction */
+		"zoned:/5:100/95",		/* no access percent */
+		"zoned_abs:50/1g:50/",		/* zoned_abs needs sizes */
+		"zoned:10/1:10/1:10/1:10/1:10/1:10/1:10/1:10/1:10/1:5/1:5/1:1/1:1/1:1/1:1/1:1/1:1/1",
+	};
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread",
+			   "--random_distribution=zoned:50/5:30/15:20/", NULL));
+	EXPECT_EQ(BLKLOAD_DIST_ZONED, w.p.dist);
+	ASSERT_EQ(3, w.p.nzones);
+	EXPECT_EQ(50, w.p.zones[0].access);
+	EXPECT_EQ(5, w.p.zones[0].size);
+	EXPECT_EQ(15, w.p.zones[1].size);
+	EXPECT_EQ(20, w.p.zones[2].access);
+	EXPECT_EQ(80, w.p.zones[2].size);	/* what the others leave */
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread",
+			   "--random_distribution=zoned_abs:60/20G:30/100G:10/500g", NULL));
+	EXPECT_EQ(BLKLOAD_DIST_ZONED_ABS, w.p.dist);
+	ASSERT_EQ(3, w.p.nzones);
+	EXPECT_EQ(20ULL << 30, w.p.zones[0].size);
+	EXPECT_EQ(500ULL << 30, w.p.zones[2].size);
+	workload_free(&w);
+	/* A later random_distribution replaces the zones. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread",
+			   "--random_distribution=zoned:100/10", "--random_distribution=zipf:1.2",
+			   NULL));
+	EXPECT_EQ(0, w.p.nzones);
+	EXPECT_EQ(BLKLOAD_DIST_ZIPF, w.p.dist);
+	workload_free(&w);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char opt[256];
+
+		snprintf(opt, sizeof(opt), "--random_distribution=%s", bad[i]);
+		EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rw=randread", opt, NULL))
+			TH_LOG("accepted %s", bad[i]);
+		workload_free(&w);
+	}
+}
+
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
