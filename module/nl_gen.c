@@ -225,6 +225,7 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_VERIFY_STATS] = NLA_POLICY_NESTED(blkload_verify_stats_nl_policy),
 	[BLKLOAD_A_QUEUE_FIRST] = { .type = NLA_U32, },
 	[BLKLOAD_A_BATCH_COMPLETE] = NLA_POLICY_FULL_RANGE(NLA_U32, &blkload_batch_complete_range),
-	[BLKLOAD_A_RANDOM_ZONES] = { .type = NLA_BINARY, .len = 256, },
 	[BLKLOAD_A_PASS_ENDS] = { .type = NLA_FLAG, },
+	[BLKLOAD_A_RANDOM_ZONES] = { .type = NLA_BINARY, .len = 256, },
+	[BLKLOAD_A_RANDOM_MAP] = { .type = NLA_FLAG, },
 };

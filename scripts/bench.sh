@@ -60,7 +60,7 @@ bl_iops() {
 	local depth=$1 cpus=$2
 	shift 2
 	blkload -j run --rw randread --bs 4k --iodepth "$depth" --cpus "$cpus" \
-		--time_based --runtime "$rt" "$@" |
+		--time_based --runtime "$rt" --norandommap "$@" |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["all_jobs"]["read"]["iops"])'
 }
 

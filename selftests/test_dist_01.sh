@@ -15,7 +15,7 @@ bl_require_root
 bl_require_cmd blkload python3 fio fio-genzipf
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 bl_mark start
 bl_load
 bl_trace_require
@@ -148,6 +148,30 @@ zoned_abs() {
 }
 bl_check "zoned_abs:70/64m:30/192m: 70% of the bios in the first 64 MiB, 30% in the next 192, none past" \
 	zoned_abs
+
+# fio's random map (its default): one randread pass of 65536 blocks on two
+# queues visits each block once, as real fio's does; the io_uring engine the
+# same blocks; --norandommap draws uniformly (about 1 - 1/e distinct).
+distinct() {
+	sort -u "$tmp/$1" | wc -l
+}
+random_map() {
+	local d
+	sectors rmap blkload run --dev /dev/nullb0 --rw randread --bs 16k --iodepth 8 \
+		--cpus 0-1 && d=$(distinct rmap) && echo "# module: $d distinct blocks" &&
+		test "$d" = $N || return 1
+	sectors rmapu blkload run --engine io_uring --dev /dev/nullb0 --rw randread --bs 16k \
+		--iodepth 8 --cpus 0-1 &&
+		cmp -s <(sort -n "$tmp/rmap") <(sort -n "$tmp/rmapu") || return 1
+	sectors rnomap blkload run --dev /dev/nullb0 --rw randread --bs 16k --iodepth 8 \
+		--cpus 0-1 --norandommap && d=$(distinct rnomap) &&
+		echo "# norandommap: $d distinct blocks" && ((d < N * 7 / 10)) || return 1
+	sectors rfio fio --name=m --filename=/dev/nullb0 --ioengine=libaio --direct=1 \
+		--rw=randread --bs=16k --size=1g --iodepth=8 &&
+		d=$(distinct rfio) && echo "# fio: $d distinct blocks" && test "$d" = $N
+}
+bl_check "random map: a randread pass visits each of 65536 blocks once (module, io_uring, real fio); norandommap repeats" \
+	random_map
 
 bl_check "a sequential pattern with a distribution: refused" \
 	bl_refused "for random patterns" blkload run --dev /dev/nullb0 --rw read \

@@ -81,8 +81,9 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_VERIFY_STATS] = "verify-stats",
 	[BLKLOAD_A_QUEUE_FIRST] = "queue-first",
 	[BLKLOAD_A_BATCH_COMPLETE] = "batch-complete",
-	[BLKLOAD_A_RANDOM_ZONES] = "random-zones",
 	[BLKLOAD_A_PASS_ENDS] = "pass-ends",
+	[BLKLOAD_A_RANDOM_ZONES] = "random-zones",
+	[BLKLOAD_A_RANDOM_MAP] = "random-map",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

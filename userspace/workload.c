@@ -105,7 +105,8 @@ static const struct wopt wopts[] = {
 	{ "output", required_argument, OPT_OUTPUT, "FILE", "fio's: the report goes to FILE" },
 	/* fio options whose meaning blkload has anyway. */
 	{ "group_reporting", optional_argument, OPT_FIO_NOOP, NULL, NULL },
-	{ "norandommap", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "norandommap", optional_argument, OPT_NORANDOMMAP, NULL,
+	  "fio's: random offsets drawn uniformly, repeats and all (default: each block once a pass)" },
 	{ "randrepeat", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "invalidate", optional_argument, OPT_FIO_NOOP, NULL, NULL },
 	{ "thread", optional_argument, OPT_FIO_NOOP, NULL, NULL },
@@ -1107,6 +1108,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	w->p.rwmixread = 50;
 	w->p.bs = 4096;
 	w->p.iodepth = 1;
+	/* fio's default: a random pass visits each block once (norandommap: uniform draws). */
+	w->p.random_map = true;
 	w->drain_ms = 5000;
 	w->engine = NULL;
 	w->p.sample_ns = 1000000000ULL;
@@ -1196,6 +1199,14 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_CPUS_ALLOWED:
 			allowed = optarg;
 			break;
+		case OPT_NORANDOMMAP: {
+			int b = optarg ? fio_bool_value(optarg) : 1;
+
+			if (b < 0)
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
+			w->p.random_map = b == 0;
+			break;
+		}
 		case OPT_NUMA_NODES:
 			numa_nodes = optarg;
 			break;
@@ -1233,7 +1244,6 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			}
 			/* What blkload does anyway: fio's bare form or =1. */
 			if (optarg && strcmp(optarg, "1") && strcmp(optarg, "true") &&
-			    !(!strcmp(opts[idx].name, "norandommap") && !strcmp(optarg, "0")) &&
 			    !(!strcmp(opts[idx].name, "invalidate") && !strcmp(optarg, "0")))
 				ret = bad_value(opts[idx].name, optarg,
 						"1 (blkload does that anyway; the other way is not supported)");

@@ -105,14 +105,6 @@ struct bl_dist {
 	BL_GEN_U64 zlen[BL_DIST_ZONES_MAX];
 };
 
-/* The splitmix64 finalizer: a bijection of 64-bit values that mixes every bit. */
-static inline BL_GEN_U64 bl_dist_mix(BL_GEN_U64 z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Position of the most significant set bit, 1 to 64; 0 for 0. */
 static inline int bl_dist_fls64(BL_GEN_U64 v)
 {
@@ -332,15 +324,7 @@ static inline BL_GEN_U64 bl_dist_zeta(BL_GEN_U32 theta, BL_GEN_U64 n, unsigned i
 /* One round of the scattering bijection of [0, 2^bits). */
 static inline BL_GEN_U64 bl_dist_perm(const struct bl_dist *d, BL_GEN_U64 x)
 {
-	BL_GEN_U64 mask = ~0ULL >> (64 - d->bits);
-	unsigned int s = (d->bits + 1) / 2;
-
-	x = ((x ^ d->key) * 0x9e3779b97f4a7c15ULL) & mask;
-	x ^= x >> s;
-	x = (x * 0xbf58476d1ce4e5b9ULL) & mask;
-	x ^= x >> s;
-	x = (x * 0x94d049bb133111ebULL) & mask;
-	return x ^ (x >> s);
+	return bl_gen_perm(x, d->key, d->bits);
 }
 
 /* The block of rank @r < n: (hash(r) + off) mod n, hash a bijection of [0, n). */
@@ -430,8 +414,8 @@ static inline bool bl_dist_init(struct bl_dist *d, int type, BL_GEN_U32 param,
 		return false;
 	}
 	d->bits = bl_dist_fls64(nblocks - 1);
-	d->key = bl_dist_mix(seed + 0x9e3779b97f4a7c15ULL);
-	d->off = bl_gen_mulhi(bl_dist_mix(d->key), nblocks);
+	d->key = bl_gen_mix(seed + 0x9e3779b97f4a7c15ULL);
+	d->off = bl_gen_mulhi(bl_gen_mix(d->key), nblocks);
 	if (type == BL_DIST_ZIPF)
 		return bl_dist_init_zipf(d, param);
 	if (!param || param >= 1000)

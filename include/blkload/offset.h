@@ -70,7 +70,11 @@ struct bl_gen {
 	BL_GEN_U32 rwmixtrim;	/* percent of trims, 0..100 (bl_gen_set_trim()) */
 	BL_GEN_U32 nbs[2];	/* split entries: [0] reads, [1] writes and trims */
 	struct bl_gen_bs bss[2][BL_GEN_BS_MAX];	/* in units of bs */
+	/* Random map (bl_gen_set_map()): pass index mi, key of the pass's order. */
+	BL_GEN_U64 mi, mkey, mseed;
+	BL_GEN_U32 mstride, mstream, mbits, mpass;
 	bool random;
+	bool map;
 };
 
 /* The operations bl_gen_op() draws. */
@@ -112,6 +116,31 @@ static inline BL_GEN_U64 bl_gen_mulhi(BL_GEN_U64 a, BL_GEN_U64 b)
 #endif
 }
 
+/*
+ * A seeded bijection of [0, 2^@bits), @bits 1 to 64: xorshift-multiply
+ * rounds on the masked value (dist.h scatters its ranks with it too).
+ */
+static inline BL_GEN_U64 bl_gen_perm(BL_GEN_U64 x, BL_GEN_U64 key, unsigned int bits)
+{
+	BL_GEN_U64 mask = ~0ULL >> (64 - bits);
+	unsigned int s = (bits + 1) / 2;
+
+	x = ((x ^ key) * 0x9e3779b97f4a7c15ULL) & mask;
+	x ^= x >> s;
+	x = (x * 0xbf58476d1ce4e5b9ULL) & mask;
+	x ^= x >> s;
+	x = (x * 0x94d049bb133111ebULL) & mask;
+	return x ^ (x >> s);
+}
+
+/* The splitmix64 finalizer: a bijection of 64-bit values that mixes every bit. */
+static inline BL_GEN_U64 bl_gen_mix(BL_GEN_U64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 /* Uniform in [0, n) without modulo bias worth speaking of (Lemire's method). */
 static inline BL_GEN_U64 bl_gen_below(struct bl_gen *g, BL_GEN_U64 n)
 {
@@ -143,6 +172,7 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 	g->nbs[0] = 0;
 	g->nbs[1] = 0;
 	g->random = random;
+	g->map = false;
 	g->next = 0;
 	/* Streams of one seed are independent: each starts from a mixed seed. */
 	g->rng = seed ^ ((BL_GEN_U64)(stream + 1) * 0xd1b54a32d192ed03ULL);
@@ -158,6 +188,58 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 			  ((BL_GEN_U64)stream * share + (stream < rem ? stream : rem)) * bs;
 	}
 	return true;
+}
+
+/*
+ * fio's random map for random stream @stream of @nstreams (after
+ * bl_gen_init(), with every IO one unit): each pass over the region visits
+ * every block once, in an order of its own. The job's blocks are the pass's
+ * indices 0..n-1 in a seeded order (bl_gen_perm(), cycle-walked below n);
+ * stream k takes the indices k, k + nstreams, ..., exactly its share of a
+ * pass's IO count (bl_params_queue_limit()), so the streams of a job
+ * together visit each block once a pass, without memory or shared state.
+ * A stream that is past the pass's last index starts the next pass, keyed
+ * by @seed and the pass. False (and no map) when there are fewer blocks
+ * than streams.
+ */
+static inline bool bl_gen_set_map(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 stream,
+				  BL_GEN_U32 nstreams)
+{
+	if (!g->random || !nstreams || stream >= g->nblocks || g->nbs[0] || g->nbs[1])
+		return false;
+	g->map = true;
+	g->mseed = seed;
+	g->mstream = stream;
+	g->mstride = nstreams;
+	g->mi = stream;
+	g->mpass = 0;
+	g->mkey = bl_gen_mix(seed ^ 0x72616e646d617000ULL);
+	g->mbits = 0;
+	while (g->mbits < 64 && (g->nblocks - 1) >> g->mbits)
+		g->mbits++;
+	return true;
+}
+
+/* The random map's next block (bl_gen_set_map()). */
+static inline BL_GEN_U64 bl_gen_map_next(struct bl_gen *g)
+{
+	BL_GEN_U64 i = g->mi, r;
+
+	if (i >= g->nblocks) {
+		g->mpass++;
+		g->mkey = bl_gen_mix(g->mseed ^ 0x72616e646d617000ULL ^
+				     ((BL_GEN_U64)g->mpass * 0x9e3779b97f4a7c15ULL));
+		i = g->mstream;
+	}
+	g->mi = i + g->mstride;
+	if (!g->mbits)
+		return 0;
+	/* Cycle-walking: the cycle of i < n comes back below n (under two rounds on average). */
+	r = i;
+	do
+		r = bl_gen_perm(r, g->mkey, g->mbits);
+	while (r >= g->nblocks);
+	return r;
 }
 
 /* Makes @pct percent of the stream's IOs trims (after bl_gen_init()). */
@@ -247,9 +329,12 @@ static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g, BL_GEN_U64 k)
 {
 	BL_GEN_U64 b;
 
-	if (g->random)
+	if (g->random) {
+		if (g->map)
+			return bl_gen_map_next(g);
 		return k == 1 ? bl_gen_below(g, g->nblocks) :
 				bl_gen_below(g, g->nblocks - k + 1);
+	}
 	if (g->next + k > g->nblocks)
 		g->next = 0;
 	b = g->next;

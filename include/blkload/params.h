@@ -78,6 +78,7 @@ struct bl_params {
 	bool no_lat;
 	bool zero_buffers;	/* writes carry zeros, unstamped */
 	bool pass_ends;		/* a pass ends a job with a runtime (not time_based) */
+	bool random_map;	/* fio's random map: each block once a pass (offset.h) */
 };
 
 /* How a parameter travels: a u32, a u64, or a flag (present: true). */
@@ -133,6 +134,7 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_DEDUPE_PERCENTAGE, BL_PK_U32, buf_dedupe, 0),
 	BL_PA(BLKLOAD_A_ZERO_BUFFERS, BL_PK_FLAG, zero_buffers, 0),
 	BL_PA(BLKLOAD_A_PASS_ENDS, BL_PK_FLAG, pass_ends, 0),
+	BL_PA(BLKLOAD_A_RANDOM_MAP, BL_PK_FLAG, random_map, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
 	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),
@@ -309,6 +311,17 @@ static inline BL_U64 bl_params_units(const struct bl_params *p)
 static_assert((int)BL_DIST_NORMAL == (int)BLKLOAD_DIST_NORMAL &&
 	      (int)BL_DIST_ZONED_ABS == (int)BLKLOAD_DIST_ZONED_ABS,
 	      "dist.h's types are the netlink ABI's");
+
+/*
+ * Whether a random queue walks fio's random map (offset.h): asked for, on a
+ * uniform random pattern whose IOs are all one unit (no split); as fio, a
+ * distribution or a split goes without it.
+ */
+static inline bool bl_params_map(const struct bl_params *p)
+{
+	return p->random_map && bl_rw_random(p->rw) && p->dist == BLKLOAD_DIST_RANDOM &&
+	       !p->nbs[0] && !p->nbs[1];
+}
 
 /* Whether the distribution is fio's zoned or zoned_abs (its zones in zones[]). */
 static inline bool bl_params_zoned(const struct bl_params *p)

@@ -356,6 +356,9 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	    (random ? bl_params_dist_init(p, &q->dist, q->gen.nblocks, &why) :
 	     !bl_dist_init(&q->dist, BLKLOAD_DIST_RANDOM, 0, q->gen.nblocks, 0)))
 		return false;
+	/* fio's random map; a region of fewer blocks than queues goes without. */
+	if (bl_params_map(p))
+		bl_gen_set_map(&q->gen, p->randseed, index, job->nr_queues);
 	q->limit = bl_params_queue_limit(p, index, job->nr_queues);
 	q->rate = bl_params_queue_rate(p, index, job->nr_queues);
 	if (q->rate) {

@@ -3,6 +3,7 @@
  * Unit tests for the shared offset generator (include/blkload/offset.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 
@@ -249,6 +250,82 @@ TEST(sequential_one_pass_covers_every_block)
 }
 
 /* The 32-bit path of the high multiply gives the 128-bit type's bits. */
+/*
+ * fio's random map: the streams of a job, each its share of a pass (the
+ * module's per-queue limit), visit every block once; the next pass again,
+ * in another order; no map with a split or fewer blocks than streams.
+ */
+TEST(random_map_visits_each_block_once_a_pass)
+{
+	static const uint64_t sizes[] = { 1, 2, 7, 1000, 4096, 100003 };
+	static const unsigned int streams[] = { 1, 2, 3, 8 };
+
+	for (unsigned int a = 0; a < sizeof(sizes) / sizeof(sizes[0]); a++) {
+		for (unsigned int b = 0; b < sizeof(streams) / sizeof(streams[0]); b++) {
+			uint64_t n = sizes[a], first = 0, off;
+			unsigned int ns = streams[b];
+			unsigned char *seen = calloc(n, 1);
+			bool differs = false;
+
+			ASSERT_NE(NULL, seen);
+			if (n < ns) {
+				struct bl_gen g;
+
+				ASSERT_TRUE(bl_gen_init(&g, 9, ns - 1, ns, true, 100, 0, n * 512, 512));
+				EXPECT_FALSE(bl_gen_set_map(&g, 9, ns - 1, ns));
+				free(seen);
+				continue;
+			}
+			for (int pass = 0; pass < 2; pass++) {
+				memset(seen, 0, n);
+				for (unsigned int k = 0; k < ns; k++) {
+					struct bl_gen g;
+					uint64_t share = n / ns + (k < n % ns ? 1 : 0);
+
+					ASSERT_TRUE(bl_gen_init(&g, 9, k, ns, true, 100, 4096, n * 512,
+								512));
+					ASSERT_TRUE(bl_gen_set_map(&g, 9, k, ns));
+					/* Pass 1 is drawn after pass 0 from the same stream. */
+					for (uint64_t i = 0; i < share * (uint64_t)(pass + 1); i++) {
+						bl_gen_op(&g, &off);
+						if (i < share * (uint64_t)pass)
+							continue;
+						ASSERT_GE(off, 4096);
+						ASSERT_LT(off, 4096 + n * 512);
+						ASSERT_EQ(0, (off - 4096) % 512);
+						ASSERT_EQ(0, seen[(off - 4096) / 512]++)
+							TH_LOG("n %lu streams %u pass %d: block %lu twice",
+							       (unsigned long)n, ns, pass,
+							       (unsigned long)((off - 4096) / 512));
+						if (k == 0 && i == share * (uint64_t)pass) {
+							if (pass == 0)
+								first = off;
+							else
+								differs = off != first;
+						}
+					}
+				}
+				for (uint64_t i = 0; i < n; i++)
+					ASSERT_EQ(1, seen[i]);
+			}
+			/* Another order each pass (the first block moves, for enough blocks). */
+			if (n >= 1000)
+				EXPECT_TRUE(differs) TH_LOG("n %lu streams %u", (unsigned long)n, ns);
+			free(seen);
+		}
+	}
+	{
+		static const struct bl_gen_bs split[] = { { 512, 512, 50 }, { 1024, 1024, 100 } };
+		struct bl_gen g;
+
+		ASSERT_TRUE(bl_gen_init(&g, 9, 0, 1, true, 100, 0, 1 << 20, 512));
+		ASSERT_TRUE(bl_gen_set_bs(&g, 0, split, 2));
+		EXPECT_FALSE(bl_gen_set_map(&g, 9, 0, 1));
+		ASSERT_TRUE(bl_gen_init(&g, 9, 0, 1, false, 100, 0, 1 << 20, 512));
+		EXPECT_FALSE(bl_gen_set_map(&g, 9, 0, 1));
+	}
+}
+
 TEST(mulhi_32bit_path_matches_int128)
 {
 	struct bl_gen g = { .rng = 99 };
