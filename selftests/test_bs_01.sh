@@ -14,7 +14,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 bl_mark start
 bl_load
 bl_trace_require
@@ -123,6 +123,44 @@ same_ios() {
 		<(awk '{ print $2, $3 }' "$tmp/uring" | sort)
 }
 bl_check "the io_uring engine issues exactly the module's offsets and sizes" same_ios
+
+# JEDEC's JESD219 client workload as fio's example writes it: 512 B to 64 KiB
+# sizes, every IO starting at a 4 KiB boundary (blockalign), 50/30/20% of the
+# IOs to 5/15/80% of the region (zoned); the module, io_uring (the same bios)
+# and real fio: every bio 4k-aligned, 512-byte IOs among them, the zones'
+# shares within 2 points.
+JESD="--rw=randrw --rwmixread=40 --bssplit=512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3 --blockalign=4k --random_distribution=zoned:50/5:30/15:20/80 --iodepth=16"
+jesd_check() {
+	python3 - "$tmp/$1" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+region = 4 << 30
+zones = [0, 0, 0]
+for r in rows:
+    b = int(r[1]) * 512
+    zones[0 if b < region * 5 // 100 else 1 if b < region * 20 // 100 else 2] += 1
+n = len(rows)
+small = sum(1 for r in rows if int(r[2]) == 1)
+aligned = all(int(r[1]) % 8 == 0 for r in rows)
+got = [100.0 * z / n for z in zones]
+print("# %d bios, 4k-aligned %s, 512 B %.1f%%, zones %.1f/%.1f/%.1f%%" % (
+    n, aligned, 100.0 * small / n, got[0], got[1], got[2]))
+sys.exit(0 if n >= 20000 and aligned and small > n * 0.02 and
+         all(abs(g - w) <= 2 for g, w in zip(got, (50, 30, 20))) else 1)
+PY
+}
+jesd219() {
+	bios jkern nullb0 blkload -j run --dev /dev/nullb0 $JESD --number_ios=20000 --cpus 0 \
+		--allow-write && jesd_check jkern || return 1
+	bios juring nullb0 blkload -j run --engine io_uring --dev /dev/nullb0 $JESD \
+		--number_ios=20000 --cpus 0 --allow-write &&
+		cmp -s <(awk '{ print $2, $3 }' "$tmp/jkern" | sort) \
+			<(awk '{ print $2, $3 }' "$tmp/juring" | sort) || return 1
+	bios jfio nullb0 fio --name=jesd219 --filename=/dev/nullb0 --ioengine=libaio --direct=1 \
+		$JESD --number_ios=20000 --norandommap --randrepeat=0 && jesd_check jfio
+}
+bl_check "JESD219 (fio's example): 4k-aligned starts of 512 B-64 KiB IOs, zones 50/30/20 (module, io_uring alike, real fio)" \
+	jesd219
 
 # fio's pass is the region's bytes; blkload's the IOs of the split's mean size (8k here).
 split_pass() {

@@ -144,6 +144,7 @@ static const char *attr_unit(int type)
 	case BLKLOAD_A_BUFFER_COMPRESS_PERCENTAGE:
 	case BLKLOAD_A_DEDUPE_PERCENTAGE:
 	case BLKLOAD_A_VERIFY:
+	case BLKLOAD_A_BLOCK_ALIGN:
 		return "";
 	case BLKLOAD_A_THINKTIME:
 	case BLKLOAD_A_STARTDELAY:
@@ -395,6 +396,8 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_JOB_ID] = "job id",
 		[BLKLOAD_A_PASS_ENDS] = "--runtime without --time_based",
 		[BLKLOAD_A_RANDOM_ZONES] = "--random_distribution (zoned, zoned_abs)",
+		[BLKLOAD_A_RANDOM_MAP] = "the random map (--norandommap turns it off)",
+		[BLKLOAD_A_BLOCK_ALIGN] = "--blockalign",
 	};
 
 	return type > 0 && type < (int)ARRAY_SIZE(opts) ? opts[type] : NULL;

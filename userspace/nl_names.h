@@ -84,6 +84,7 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_PASS_ENDS] = "pass-ends",
 	[BLKLOAD_A_RANDOM_ZONES] = "random-zones",
 	[BLKLOAD_A_RANDOM_MAP] = "random-map",
+	[BLKLOAD_A_BLOCK_ALIGN] = "block-align",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

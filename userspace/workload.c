@@ -48,6 +48,9 @@ static const struct wopt wopts[] = {
 	  "spacing of rate_iops: even (linear) or exponential gaps (poisson)" },
 	{ "random_distribution", required_argument, OPT_RANDOM_DIST, "D",
 	  "random (default), zipf:THETA, pareto:H, normal:DEV%, zoned:A/S:..., zoned_abs:A/SIZE:... (fio's)" },
+	{ "blockalign", required_argument, OPT_BLOCKALIGN, "SIZE",
+	  "fio's: random IOs start at multiples of SIZE (default bs; a split's smallest size)" },
+	{ "ba", required_argument, OPT_BLOCKALIGN, NULL, NULL },
 	{ "bssplit", required_argument, OPT_BSSPLIT, "SIZE/PCT:...[,WRITES]",
 	  "fio's: block sizes by percent, e.g. 4k/50:64k/40:1m/10 (a pass: size over the mean size, in IOs)" },
 	{ "bsrange", required_argument, OPT_BSRANGE, "LO-HI[,WRITES]",
@@ -1384,6 +1387,23 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			}
 			w->p.zero_buffers = !optarg || !strcmp(optarg, "1");
 			break;
+		case OPT_BLOCKALIGN: {
+			/* fio's R,W form: one value for both directions here. */
+			char *v = xstrdup(optarg), *comma = strchr(v, ',');
+			uint64_t a, b;
+
+			if (comma)
+				*comma = '\0';
+			if (parse_size(v, &a) || a > UINT32_MAX ||
+			    (comma && (parse_size(comma + 1, &b) || b != a)))
+				ret = bad_value(opts[idx].name, optarg,
+						comma ? "one size for reads and writes (blockalign apart by direction is not in blkload yet)" :
+						"a size, a multiple of bs");
+			else
+				w->p.blockalign = (uint32_t)a;
+			free(v);
+			break;
+		}
 		case OPT_BSSPLIT:
 		case OPT_BSRANGE:
 			if (bs_parse(w, optarg, c == OPT_BSRANGE))

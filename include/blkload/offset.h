@@ -73,6 +73,7 @@ struct bl_gen {
 	/* Random map (bl_gen_set_map()): pass index mi, key of the pass's order. */
 	BL_GEN_U64 mi, mkey, mseed;
 	BL_GEN_U32 mstride, mstream, mbits, mpass;
+	BL_GEN_U32 align;	/* random IOs start at multiples of it (units; 0, 1: any) */
 	bool random;
 	bool map;
 };
@@ -173,6 +174,7 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 	g->nbs[1] = 0;
 	g->random = random;
 	g->map = false;
+	g->align = 1;
 	g->next = 0;
 	/* Streams of one seed are independent: each starts from a mixed seed. */
 	g->rng = seed ^ ((BL_GEN_U64)(stream + 1) * 0xd1b54a32d192ed03ULL);
@@ -240,6 +242,27 @@ static inline BL_GEN_U64 bl_gen_map_next(struct bl_gen *g)
 		r = bl_gen_perm(r, g->mkey, g->mbits);
 	while (r >= g->nblocks);
 	return r;
+}
+
+/*
+ * fio's blockalign: a random stream's IOs start at multiples of @units units
+ * (after bl_gen_init() and the splits; not with a random map). False when
+ * the region holds no aligned start for its largest IO.
+ */
+static inline bool bl_gen_set_align(struct bl_gen *g, BL_GEN_U32 units)
+{
+	BL_GEN_U32 k = 1;
+	unsigned int d, i;
+
+	if (!units || g->map)
+		return false;
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < g->nbs[d]; i++)
+			k = g->bss[d][i].hi > k ? g->bss[d][i].hi : k;
+	if (k > g->nblocks)
+		return false;
+	g->align = units;
+	return true;
 }
 
 /* Makes @pct percent of the stream's IOs trims (after bl_gen_init()). */
@@ -321,7 +344,9 @@ static inline BL_GEN_U64 bl_gen_units(struct bl_gen *g, int op)
 /* Where a random IO of @k units starting at unit @b goes: inside the region. */
 static inline BL_GEN_U64 bl_gen_fit(const struct bl_gen *g, BL_GEN_U64 b, BL_GEN_U64 k)
 {
-	return b + k > g->nblocks ? g->nblocks - k : b;
+	b = b + k > g->nblocks ? g->nblocks - k : b;
+	/* fio's blockalign: down to an aligned start (0 is one: it fits). */
+	return g->align > 1 ? b - BL_GEN_MOD(b, g->align) : b;
 }
 
 /* The first unit of the next IO, of @k units, of a sequential or uniform random stream. */
@@ -332,6 +357,9 @@ static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g, BL_GEN_U64 k)
 	if (g->random) {
 		if (g->map)
 			return bl_gen_map_next(g);
+		/* fio's blockalign: one of the aligned starts that fit the IO. */
+		if (g->align > 1)
+			return bl_gen_below(g, BL_GEN_DIV(g->nblocks - k, g->align) + 1) * g->align;
 		return k == 1 ? bl_gen_below(g, g->nblocks) :
 				bl_gen_below(g, g->nblocks - k + 1);
 	}

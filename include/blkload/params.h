@@ -79,6 +79,7 @@ struct bl_params {
 	bool zero_buffers;	/* writes carry zeros, unstamped */
 	bool pass_ends;		/* a pass ends a job with a runtime (not time_based) */
 	bool random_map;	/* fio's random map: each block once a pass (offset.h) */
+	BL_U32 blockalign;	/* random IOs' start alignment, bytes (0: bs) */
 };
 
 /* How a parameter travels: a u32, a u64, or a flag (present: true). */
@@ -135,6 +136,7 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_ZERO_BUFFERS, BL_PK_FLAG, zero_buffers, 0),
 	BL_PA(BLKLOAD_A_PASS_ENDS, BL_PK_FLAG, pass_ends, 0),
 	BL_PA(BLKLOAD_A_RANDOM_MAP, BL_PK_FLAG, random_map, 0),
+	BL_PA(BLKLOAD_A_BLOCK_ALIGN, BL_PK_U32, blockalign, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
 	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),
@@ -320,7 +322,7 @@ static_assert((int)BL_DIST_NORMAL == (int)BLKLOAD_DIST_NORMAL &&
 static inline bool bl_params_map(const struct bl_params *p)
 {
 	return p->random_map && bl_rw_random(p->rw) && p->dist == BLKLOAD_DIST_RANDOM &&
-	       !p->nbs[0] && !p->nbs[1];
+	       !p->nbs[0] && !p->nbs[1] && p->blockalign <= p->bs;
 }
 
 /* Whether the distribution is fio's zoned or zoned_abs (its zones in zones[]). */
@@ -432,6 +434,15 @@ static inline int bl_params_check_split(struct bl_params *p, const char **why)
 		return bl_params_no(why, -BL_EINVAL,
 				    "bs-split: bs must be the smallest size of the split");
 	p->bs_max = hi;
+	return 0;
+}
+
+/* fio's blockalign: a multiple of the unit (bs, a split's smallest size). */
+static inline int bl_params_check_align(const struct bl_params *p, const char **why)
+{
+	if (p->blockalign % p->bs)
+		return bl_params_no(why, -BL_EINVAL,
+				    "block-align: a multiple of bs (with a bs-split, of its smallest size)");
 	return 0;
 }
 
@@ -563,7 +574,7 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 				    "random-zones: given with a zoned or zoned-abs random-distribution, and only then");
 	if (p->nbs[0] > BL_GEN_BS_MAX || p->nbs[1] > BL_GEN_BS_MAX)
 		return bl_params_no(why, -BL_EINVAL, "bs-split: at most 16 sizes a direction");
-	if (bl_params_check_split(p, why))
+	if (bl_params_check_split(p, why) || bl_params_check_align(p, why))
 		return -BL_EINVAL;
 	if (p->bs_max > lim->bs_max)
 		return bl_params_no(why, -BL_EINVAL,

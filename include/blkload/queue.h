@@ -359,6 +359,9 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	/* fio's random map; a region of fewer blocks than queues goes without. */
 	if (bl_params_map(p))
 		bl_gen_set_map(&q->gen, p->randseed, index, job->nr_queues);
+	/* fio's blockalign, for random patterns (the region checks fitted the splits). */
+	if (random && p->blockalign > p->bs && !bl_gen_set_align(&q->gen, p->blockalign / p->bs))
+		return false;
 	q->limit = bl_params_queue_limit(p, index, job->nr_queues);
 	q->rate = bl_params_queue_rate(p, index, job->nr_queues);
 	if (q->rate) {

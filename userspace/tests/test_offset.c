@@ -326,6 +326,42 @@ TEST(random_map_visits_each_block_once_a_pass)
 	}
 }
 
+/* fio's blockalign: random IOs of a 512-byte split start at 4 KiB multiples, and fit. */
+TEST(blockalign)
+{
+	static const struct bl_gen_bs split[] = { { 512, 512, 50 }, { 1024, 8192, 100 } };
+	unsigned int starts[8] = { 0 };
+	struct bl_gen g;
+	uint64_t off;
+	uint32_t len;
+	int e;
+
+	/* 1 MiB less 512 bytes: the last aligned start must leave room for 8 KiB. */
+	ASSERT_TRUE(bl_gen_init(&g, 3, 0, 1, true, 100, 0, (1 << 20) - 512, 512));
+	ASSERT_TRUE(bl_gen_set_bs(&g, 0, split, 2));
+	ASSERT_FALSE(bl_gen_set_align(&g, 0));
+	ASSERT_TRUE(bl_gen_set_align(&g, 8));
+	for (int i = 0; i < 200000; i++) {
+		bl_gen_op_len(&g, &off, &len);
+		ASSERT_EQ(0, off % 4096);
+		ASSERT_LE(off + len, (1 << 20) - 512);
+		starts[(off / 4096) % 8]++;
+		/* The fit of another distribution's block is aligned too. */
+		ASSERT_EQ(0, bl_gen_fit(&g, (uint64_t)i % 2047, 16) % 8);
+		ASSERT_LE(bl_gen_fit(&g, (uint64_t)i % 2047, 16) + 16, 2047);
+	}
+	/* Uniform over the aligned starts: each eighth within 2% of its share. */
+	for (e = 0; e < 8; e++) {
+		int got = (int)starts[e];
+
+		EXPECT_LT(abs(got - 25000), 500) TH_LOG("eighth %d: %d", e, got);
+	}
+	/* A map has its own order: no alignment on top of it. */
+	ASSERT_TRUE(bl_gen_init(&g, 3, 0, 1, true, 100, 0, 1 << 20, 512));
+	ASSERT_TRUE(bl_gen_set_map(&g, 3, 0, 1));
+	EXPECT_FALSE(bl_gen_set_align(&g, 8));
+}
+
 TEST(mulhi_32bit_path_matches_int128)
 {
 	struct bl_gen g = { .rng = 99 };
