@@ -203,7 +203,7 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 		.portid = info->snd_portid,
 		.sk = NETLINK_CB(skb).sk,
 	};
-	struct bl_params p = {};
+	struct bl_params *p;
 	cpumask_var_t cpus;
 	struct bl_job *job;
 	struct sk_buff *msg;
@@ -214,22 +214,27 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "a device path is required");
 		return -EINVAL;
 	}
-	bl_nl_parse_params(tb, &p);
-
-	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, &p, 0);
-	if (!ret)
-		ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT_WRITE, &p, 1);
-	if (!ret)
-		ret = bl_nl_parse_zones(info, &p);
-	if (ret)
-		return ret;
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+	/* Off the stack: the splits and zones make it most of a kilobyte. */
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
 		return -ENOMEM;
+	bl_nl_parse_params(tb, p);
+
+	ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT, p, 0);
+	if (!ret)
+		ret = bl_nl_parse_bs(info, BLKLOAD_A_BS_SPLIT_WRITE, p, 1);
+	if (!ret)
+		ret = bl_nl_parse_zones(info, p);
+	if (ret)
+		goto out_free_p;
+	ret = -ENOMEM;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		goto out_free_p;
 	ret = bl_nl_parse_cpus(info, cpus);
 	if (ret)
 		goto out_free_cpus;
 
-	job = bl_job_create(nla_data(tb[BLKLOAD_A_PATH]), &p, cpus, &owner, info->extack);
+	job = bl_job_create(nla_data(tb[BLKLOAD_A_PATH]), p, cpus, &owner, info->extack);
 	if (IS_ERR(job)) {
 		ret = PTR_ERR(job);
 		goto out_free_cpus;
@@ -255,6 +260,7 @@ static int blkload_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_del;
 	bl_job_put(job);
 	free_cpumask_var(cpus);
+	kfree(p);
 	return 0;
 
 out_del:
@@ -262,6 +268,8 @@ out_del:
 	bl_job_put(job);
 out_free_cpus:
 	free_cpumask_var(cpus);
+out_free_p:
+	kfree(p);
 	return ret;
 }
 

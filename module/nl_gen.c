@@ -229,4 +229,5 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RANDOM_ZONES] = { .type = NLA_BINARY, .len = 256, },
 	[BLKLOAD_A_RANDOM_MAP] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_BLOCK_ALIGN] = { .type = NLA_U32, },
+	[BLKLOAD_A_RW_HOLE] = { .type = NLA_S64, },
 };

@@ -14,7 +14,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 bl_mark start
 bl_load
 bl_trace_require
@@ -161,6 +161,30 @@ jesd219() {
 }
 bl_check "JESD219 (fio's example): 4k-aligned starts of 512 B-64 KiB IOs, zones 50/30/20 (module, io_uring alike, real fio)" \
 	jesd219
+
+# fio's rw=read:-8k (its backwards-read example) and rw=write:4k: the same
+# offsets in the same order as real fio's, one pass of the 1 MiB region
+# (256 reads backwards; 128 writes, the pass ending where the offset passes
+# the region's end).
+# (The write guard's blkid probe reads; only the job's own op is compared.)
+holes() {
+	local rw op n
+	for rw in read:-8k:256 write:4k:128; do
+		n=${rw##*:}
+		rw=${rw%:*}
+		op=${rw:0:1}
+		op=${op^^}
+		bios "h$rw" nullb0 blkload -j run --dev /dev/nullb0 --rw=$rw --bs=4k --size=1m \
+			--cpus 0 --allow-write || return 1
+		bios "f$rw" nullb0 fio --name=h --filename=/dev/nullb0 --ioengine=libaio --direct=1 \
+			--rw=$rw --bs=4k --size=1m || return 1
+		awk -v op=$op '$1 ~ op { print $2, $3 }' "$tmp/h$rw" >"$tmp/h$op"
+		awk -v op=$op '$1 ~ op { print $2, $3 }' "$tmp/f$rw" >"$tmp/f$op"
+		echo "# $rw: blkload $(cut -d' ' -f1 "$tmp/h$op" | head -4 | xargs), fio $(cut -d' ' -f1 "$tmp/f$op" | head -4 | xargs)"
+		test "$(wc -l <"$tmp/h$op")" = $n && cmp -s "$tmp/h$op" "$tmp/f$op" || return 1
+	done
+}
+bl_check "rw=read:-8k and rw=write:4k: fio's offsets in fio's order, fio's count (256, 128)" holes
 
 # fio's pass is the region's bytes; blkload's the IOs of the split's mean size (8k here).
 split_pass() {

@@ -34,7 +34,8 @@ bl_trace_dev nullb0
 
 # 1 GiB in 16 KiB blocks: 65536, and as many IOs, as fio-genzipf counts.
 N=65536
-# The sectors of the bios "$@" queues on nullb0, one per line, into $tmp/$1.
+# The sectors of the bios "$@" queues on nullb0, one per line, into $tmp/$1;
+# there must be $BIOS of them ($N by default).
 sectors() {
 	local out=$1
 	shift
@@ -43,7 +44,7 @@ sectors() {
 	bl_trace_off
 	bl_trace_bios | awk '{ print $3 }' >"$tmp/$out"
 	echo "# $out: $(wc -l <"$tmp/$out") bios traced"
-	test "$(wc -l <"$tmp/$out")" = $N
+	test "$(wc -l <"$tmp/$out")" = "${BIOS:-$N}"
 }
 
 # fio-genzipf's "Sum %" of the top 10, 20, 50% rows for $1 $2, against the
@@ -160,9 +161,12 @@ random_map() {
 	sectors rmap blkload run --dev /dev/nullb0 --rw randread --bs 16k --iodepth 8 \
 		--cpus 0-1 && d=$(distinct rmap) && echo "# module: $d distinct blocks" &&
 		test "$d" = $N || return 1
-	sectors rmapu blkload run --engine io_uring --dev /dev/nullb0 --rw randread --bs 16k \
-		--iodepth 8 --cpus 0-1 &&
-		cmp -s <(sort -n "$tmp/rmap") <(sort -n "$tmp/rmapu") || return 1
+	# Part of a pass: the blocks of one order (another order picks others).
+	BIOS=20000 sectors rpart blkload run --dev /dev/nullb0 --rw randread --bs 16k --iodepth 8 \
+		--cpus 0-1 --number_ios 20000 && test "$(distinct rpart)" = 20000 || return 1
+	BIOS=20000 sectors rpartu blkload run --engine io_uring --dev /dev/nullb0 --rw randread --bs 16k \
+		--iodepth 8 --cpus 0-1 --number_ios 20000 &&
+		cmp -s <(sort -n "$tmp/rpart") <(sort -n "$tmp/rpartu") || return 1
 	sectors rnomap blkload run --dev /dev/nullb0 --rw randread --bs 16k --iodepth 8 \
 		--cpus 0-1 --norandommap && d=$(distinct rnomap) &&
 		echo "# norandommap: $d distinct blocks" && ((d < N * 7 / 10)) || return 1

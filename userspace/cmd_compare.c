@@ -31,6 +31,7 @@
 
 #include "blkload.h"
 #include "cmpres.h"
+#include "fioopts.h"
 #include "out.h"
 #include "parse.h"
 #include "util.h"
@@ -222,7 +223,7 @@ struct compare {
 enum {
 	C_PATHS = 300, C_RW, C_BS, C_IODEPTH, C_RUNTIME, C_RAMP, C_REPEAT, C_IMAGES, C_COUNT,
 	C_CPUS, C_SEED, C_ORDER_SEED, C_CPU_EXCLUDE, C_ALLOW_WRITE, C_FORCE, C_MAP_OPTS, C_CLIENT,
-	C_OUT, C_BASELINE, C_OFFSET, C_SIZE, C_RWMIX, C_START_AT, C_SLOT, C_HELP,
+	C_OUT, C_BASELINE, C_OFFSET, C_SIZE, C_RWMIX, C_START_AT, C_SLOT, C_HELP, C_TIME_BASED,
 };
 
 static void usage(FILE *f)
@@ -245,7 +246,8 @@ static void usage(FILE *f)
 		"                          rw randrw)\n"
 		"  --bs LIST               4k,64k,4m\n"
 		"  --iodepth LIST          1,32,128 (per CPU queue, as in run)\n"
-		"  --runtime TIME          measured time per run (30s)\n"
+		"  --runtime TIME          measured time per run (30s); runs are time based\n"
+		"                          (fio's --time_based, which compare takes too)\n"
 		"  --ramp_time TIME        unmeasured time before it (5s)\n"
 		"  --repeat N              runs of every cell on every path (3)\n"
 		"  --images POOL/PREFIX    targets PREFIX0 .. PREFIX<N-1> in POOL ...\n"
@@ -662,7 +664,9 @@ static int execute(struct compare *c)
 		strv_addf(&a, "--rw=%s", cell->rw);
 		strv_addf(&a, "--bs=%" PRIu64, cell->bs);
 		strv_addf(&a, "--iodepth=%u", cell->iodepth);
+		/* A measured time, not a cap on one pass (fio's time_based). */
 		strv_addf(&a, "--runtime=%" PRIu64 "ns", c->runtime);
+		strv_add(&a, "--time_based");
 		strv_addf(&a, "--ramp_time=%" PRIu64 "ns", c->ramp);
 		/*
 		 * A seed per round, the same on every path within it: every
@@ -973,6 +977,7 @@ const struct option compare_opts[] = {
 	{ "start-at", required_argument, NULL, C_START_AT },
 	{ "slot", required_argument, NULL, C_SLOT },
 	{ "help", no_argument, NULL, C_HELP },
+	{ "time_based", optional_argument, NULL, C_TIME_BASED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1102,6 +1107,14 @@ int cmd_compare(struct ctx *ctx, int argc, char **argv)
 			}
 			break;
 		}
+		case C_TIME_BASED:
+			/* A cell is a measured time: its runs are always time based. */
+			if (optarg && fio_bool_value(optarg) != 1) {
+				fprintf(stderr, "blkload: compare: --time_based=%s: compare's runs are time based (a run of --runtime each)\n",
+					optarg);
+				goto out;
+			}
+			break;
 		case C_SLOT:
 			if (parse_time_ns(optarg, &c.slot) || !c.slot) {
 				fprintf(stderr, "blkload: compare: --slot '%s': a time (40s)\n", optarg);

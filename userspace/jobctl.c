@@ -121,6 +121,8 @@ static int job_new_once(struct bl_nl *nl, const struct workload *w, const char *
 		p.think_blocks = 1;
 	if (!p.loops)
 		p.loops = 1;
+	/* The random map only where it applies: a module before it then takes the rest. */
+	p.random_map = bl_params_map(&p);
 	/*
 	 * With --start-at, start owns its jobs until they started (a killed
 	 * wait leaves none behind), then detaches them.

@@ -398,6 +398,7 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_RANDOM_ZONES] = "--random_distribution (zoned, zoned_abs)",
 		[BLKLOAD_A_RANDOM_MAP] = "the random map (--norandommap turns it off)",
 		[BLKLOAD_A_BLOCK_ALIGN] = "--blockalign",
+		[BLKLOAD_A_RW_HOLE] = "--rw=PATTERN:OFFSET",
 	};
 
 	return type > 0 && type < (int)ARRAY_SIZE(opts) ? opts[type] : NULL;

@@ -85,6 +85,7 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_RANDOM_ZONES] = "random-zones",
 	[BLKLOAD_A_RANDOM_MAP] = "random-map",
 	[BLKLOAD_A_BLOCK_ALIGN] = "block-align",
+	[BLKLOAD_A_RW_HOLE] = "rw-hole",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

@@ -98,7 +98,7 @@ static const struct wopt wopts[] = {
 	{ "cpus_allowed_policy", required_argument, OPT_CPUS_POLICY, "shared|split",
 	  "fio's: either places one copy per CPU in turn" },
 	{ "numa_cpu_nodes", required_argument, OPT_NUMA_NODES, "NODES",
-	  "fio's: the copies are placed on these NUMA nodes' CPUs (with cpus_allowed: CPUs in both)" },
+	  "fio's: the copies are placed on these NUMA nodes' CPUs (replacing cpus_allowed's, as fio)" },
 	{ "numa_mem_policy", required_argument, OPT_NUMA_MEM, "MODE[:NODES]",
 	  "fio's: not applied (the module's queues' memory is on their CPUs' nodes); warned" },
 	{ "name", required_argument, OPT_NAME, "NAME", "fio's: the jobs' name in reports" },
@@ -690,8 +690,9 @@ static void online_cpus(struct cpuset *on)
 }
 
 /*
- * fio's numa_cpu_nodes: the CPUs of those NUMA nodes (sysfs), in @cpus;
- * with cpus_allowed (@cpus filled), the CPUs in both.
+ * fio's numa_cpu_nodes: the CPUs of those NUMA nodes (sysfs), in @cpus; as
+ * in fio (which binds to the nodes after cpus_allowed's affinity), they
+ * replace cpus_allowed's (@have: @cpus filled), with a warning.
  */
 static int numa_cpus(const char *nodes, struct cpuset *cpus, bool have, const char *cmd)
 {
@@ -727,15 +728,15 @@ static int numa_cpus(const char *nodes, struct cpuset *cpus, bool have, const ch
 					cpuset_set(&all, c);
 		cpuset_free(&one);
 	}
-	for (unsigned int c = 0; c < cpuset_limit(have ? cpus : &all); c++) {
-		if (have && !cpuset_test(&all, c))
-			cpuset_clear(cpus, c);
-		else if (!have && cpuset_test(&all, c))
+	if (have)
+		fprintf(stderr, "blkload: %s: numa_cpu_nodes %s replaces cpus_allowed's CPUs, as in fio\n",
+			cmd, nodes);
+	cpuset_free(cpus);
+	for (unsigned int c = 0; c < cpuset_limit(&all); c++)
+		if (cpuset_test(&all, c))
 			cpuset_set(cpus, c);
-	}
 	if (!cpuset_count(cpus)) {
-		fprintf(stderr, "blkload: %s: numa_cpu_nodes %s: no CPU of %s%s\n", cmd, nodes,
-			have ? "cpus_allowed on " : "", have ? "those nodes" : "those nodes online");
+		fprintf(stderr, "blkload: %s: numa_cpu_nodes %s: those nodes have no CPU\n", cmd, nodes);
 		goto out;
 	}
 	ret = 0;
@@ -1251,16 +1252,36 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				ret = bad_value(opts[idx].name, optarg,
 						"1 (blkload does that anyway; the other way is not supported)");
 			break;
-		case OPT_RW:
-			if (rw_parse(optarg, &w->p.rw))
+		case OPT_RW: {
+			/* fio's PATTERN:OFFSET: a hole after each IO (sequential patterns). */
+			char *v = xstrdup(optarg), *colon = strchr(v, ':');
+			const char *hole_why = NULL;
+
+			w->p.rw_hole = 0;
+			if (colon) {
+				bool neg = colon[1] == '-';
+				uint64_t h;
+
+				*colon = '\0';
+				if (parse_size(colon + 1 + neg, &h) || h > INT64_MAX)
+					hole_why = "PATTERN:OFFSET with OFFSET a size such as 8k or -8k";
+				else
+					w->p.rw_hole = neg ? -h : h;
+			}
+			if (hole_why)
+				ret = bad_value(opts[idx].name, optarg, hole_why);
+			else if (rw_parse(v, &w->p.rw))
 				ret = bad_value(opts[idx].name, optarg,
-						strchr(optarg, ':') ?
-						"fio's rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" :
-						!strcmp(optarg, "trimwrite") || !strcmp(optarg, "randtrimwrite") ?
+						!strcmp(v, "trimwrite") || !strcmp(v, "randtrimwrite") ?
 						"fio's trimwrite is not in blkload yet" :
 						"one of read write randread randwrite rw randrw trim randtrim");
+			else if (w->p.rw_hole && bl_rw_random(w->p.rw))
+				ret = bad_value(opts[idx].name, optarg,
+						"OFFSET on a random pattern (fio's rw_sequencer: N IOs from one random offset) is not in blkload yet");
+			free(v);
 			w->have_rw = true;
 			break;
+		}
 		case OPT_RWMIXREAD:
 			ret = parse_u32_range(optarg, 0, 100, &w->p.rwmixread) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;

@@ -74,6 +74,7 @@ struct bl_gen {
 	BL_GEN_U64 mi, mkey, mseed;
 	BL_GEN_U32 mstride, mstream, mbits, mpass;
 	BL_GEN_U32 align;	/* random IOs start at multiples of it (units; 0, 1: any) */
+	BL_GEN_U64 hole;	/* sequential: units added after each IO (two's complement) */
 	bool random;
 	bool map;
 };
@@ -175,6 +176,7 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 	g->random = random;
 	g->map = false;
 	g->align = 1;
+	g->hole = 0;
 	g->next = 0;
 	/* Streams of one seed are independent: each starts from a mixed seed. */
 	g->rng = seed ^ ((BL_GEN_U64)(stream + 1) * 0xd1b54a32d192ed03ULL);
@@ -263,6 +265,40 @@ static inline bool bl_gen_set_align(struct bl_gen *g, BL_GEN_U32 units)
 		return false;
 	g->align = units;
 	return true;
+}
+
+/*
+ * fio's rw=PATTERN:OFFSET for a sequential stream: @units (negative:
+ * backwards, as a two's complement) added to each IO's start after the
+ * first's. False when a backwards hole is not shorter than the stream.
+ */
+static inline bool bl_gen_set_hole(struct bl_gen *g, BL_GEN_U64 units)
+{
+	if (g->random || (units >> 63 && -units >= g->nblocks))
+		return false;
+	g->hole = units;
+	return true;
+}
+
+/*
+ * The next start of a sequential stream with a hole, as fio: the end of the
+ * IO before plus the hole (none for the first, or after coming back to the
+ * stream's start); past either end, the start again (a forward hole) or the
+ * end plus the (negative) hole.
+ */
+static inline BL_GEN_U64 bl_gen_seq_hole(struct bl_gen *g, BL_GEN_U64 k)
+{
+	BL_GEN_U64 b = g->next;
+
+	if (b) {
+		b += g->hole;
+		if (b >= g->nblocks || b + k > g->nblocks)
+			b = g->hole >> 63 ? g->nblocks + g->hole : 0;
+		if (b + k > g->nblocks)
+			b = g->nblocks - k;
+	}
+	g->next = b + k;
+	return b;
 }
 
 /* Makes @pct percent of the stream's IOs trims (after bl_gen_init()). */
@@ -363,6 +399,8 @@ static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g, BL_GEN_U64 k)
 		return k == 1 ? bl_gen_below(g, g->nblocks) :
 				bl_gen_below(g, g->nblocks - k + 1);
 	}
+	if (g->hole)
+		return bl_gen_seq_hole(g, k);
 	if (g->next + k > g->nblocks)
 		g->next = 0;
 	b = g->next;

@@ -359,6 +359,11 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	/* fio's random map; a region of fewer blocks than queues goes without. */
 	if (bl_params_map(p))
 		bl_gen_set_map(&q->gen, p->randseed, index, job->nr_queues);
+	/* fio's rw=PATTERN:OFFSET, for sequential ones. */
+	if (p->rw_hole && !bl_gen_set_hole(&q->gen, p->rw_hole >> 63 ?
+					   -BL_DIV64_64(-p->rw_hole, p->bs) :
+					   BL_DIV64_64(p->rw_hole, p->bs)))
+		return false;
 	/* fio's blockalign, for random patterns (the region checks fitted the splits). */
 	if (random && p->blockalign > p->bs && !bl_gen_set_align(&q->gen, p->blockalign / p->bs))
 		return false;

@@ -59,7 +59,8 @@ out=$("$bl" start --parse-only --dev /dev/x --numjobs=2 --rw=randwrite --allow-w
 	{ echo "start with writing copies accepted"; fail=1; }
 grep -q "numjobs copies that write one device need run" <<<"$out" ||
 	{ echo "start with writing copies: $out"; fail=1; }
-refused "rw=PATTERN:OFFSET (holes between IOs) is not in blkload yet" --dev /dev/x --rw=read:-8k
+ok --dev /dev/x --rw=read:-8k
+refused "fio's rw_sequencer" --dev /dev/x --rw=randread:8
 ok --dev /dev/x --rw=randread --random_distribution=zoned:50/5:50/95
 refused "zones apart for reads, writes and trims are not in blkload yet" --dev /dev/x \
 	--rw=randrw --random_distribution=zoned:50/5:50/95,100/100

@@ -362,6 +362,33 @@ TEST(blockalign)
 	EXPECT_FALSE(bl_gen_set_align(&g, 8));
 }
 
+/* fio's rw=read:-8k and rw=write:4k (bs 4k): backwards, and every other block, wrapping as fio. */
+TEST(sequential_holes_as_fio)
+{
+	static const uint64_t back[] = { 0, 8, 7, 6, 5, 4, 3, 2, 1, 0, 8, 7 };
+	static const uint64_t fwd[] = { 0, 2, 4, 6, 8, 0, 2, 4 };
+	struct bl_gen g;
+	uint64_t off;
+
+	ASSERT_TRUE(bl_gen_init(&g, 1, 0, 1, false, 100, 4096, 10 * 4096, 4096));
+	ASSERT_TRUE(bl_gen_set_hole(&g, -2ULL));
+	for (unsigned int i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
+		bl_gen_op(&g, &off);
+		EXPECT_EQ(4096 + back[i] * 4096, off) TH_LOG("IO %u", i);
+	}
+	ASSERT_TRUE(bl_gen_init(&g, 1, 0, 1, false, 100, 0, 10 * 4096, 4096));
+	ASSERT_TRUE(bl_gen_set_hole(&g, 1));
+	for (unsigned int i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++) {
+		bl_gen_op(&g, &off);
+		EXPECT_EQ(fwd[i] * 4096, off) TH_LOG("IO %u", i);
+	}
+	/* A backwards hole as long as the stream, or a random stream: refused. */
+	ASSERT_TRUE(bl_gen_init(&g, 1, 0, 1, false, 100, 0, 10 * 4096, 4096));
+	EXPECT_FALSE(bl_gen_set_hole(&g, -10ULL));
+	ASSERT_TRUE(bl_gen_init(&g, 1, 0, 1, true, 100, 0, 10 * 4096, 4096));
+	EXPECT_FALSE(bl_gen_set_hole(&g, 1));
+}
+
 TEST(mulhi_32bit_path_matches_int128)
 {
 	struct bl_gen g = { .rng = 99 };

@@ -363,6 +363,14 @@ TEST(runtime_caps_a_pass)
 		{ { "--bssplit=4k,28k", "--rw=randrw", NULL }, false, 64 },
 		{ { "--bssplit=4k,28k", "--rw=randrw", "--rwmixread=75", NULL }, false, 102 },
 		{ { "--bsrange=4k-12k", "--rw=randread", "--io_size=128k", NULL }, false, 16 },
+		/* fio: number_ios past the pass does not extend it; io_size does. */
+		{ { "--runtime=2", "--number_ios=1000", NULL }, true, 256 },
+		{ { "--runtime=2", "--number_ios=100", NULL }, true, 100 },
+		{ { "--runtime=2", "--io_size=2m", NULL }, true, 512 },
+		/* fio's forward hole: the pass ends where the offset passes the end. */
+		{ { "--rw=write:4k", "--allow-write", NULL }, false, 128 },
+		{ { "--rw=write:8k", "--allow-write", NULL }, false, 86 },
+		{ { "--rw=read:-8k", NULL }, false, 256 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -400,7 +408,7 @@ TEST(numa_cpu_nodes)
 	for (c = 0; c < cpuset_limit(&node0); c++)
 		EXPECT_EQ(cpuset_test(&node0, c), cpuset_test(&w.allowed, c)) TH_LOG("CPU %u", c);
 	workload_free(&w);
-	/* Node 0's first CPU, named by cpus_allowed too: that CPU alone. */
+	/* As in fio, the nodes' CPUs replace cpus_allowed's. */
 	{
 		unsigned int first = 0;
 		char one[32];
@@ -409,8 +417,7 @@ TEST(numa_cpu_nodes)
 			first++;
 		snprintf(one, sizeof(one), "--cpus_allowed=%u", first);
 		ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", one, "--numa_cpu_nodes=0", NULL));
-		EXPECT_EQ(1, cpuset_count(&w.allowed));
-		EXPECT_TRUE(cpuset_test(&w.allowed, first));
+		EXPECT_EQ(cpuset_count(&node0), cpuset_count(&w.allowed));
 		workload_free(&w);
 	}
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--numa_cpu_nodes=4095", NULL));
@@ -467,6 +474,36 @@ TEST(zoned_distributions)
 			TH_LOG("accepted %s", bad[i]);
 		workload_free(&w);
 	}
+}
+
+/*
+ * A random map's IOs past one pass (io_size 2.5 regions): each queue its
+ * indices of the whole passes and its share of the partial one's first.
+ */
+TEST(random_map_queue_limits)
+{
+	static const uint64_t want[3] = { 2 * 86 + 43, 2 * 85 + 43, 2 * 85 + 42 };
+	const char *why = NULL;
+	struct workload w;
+	uint64_t sum = 0;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--io_size=2560k", NULL));
+	ASSERT_TRUE(w.p.random_map);
+	ASSERT_EQ(0, bl_params_region(&w.p, 1 << 20, 512, 3, &why)) TH_LOG("%s", why);
+	ASSERT_TRUE(bl_params_map(&w.p));
+	for (unsigned int q = 0; q < 3; q++) {
+		EXPECT_EQ(want[q], bl_params_queue_limit(&w.p, q, 3)) TH_LOG("queue %u", q);
+		sum += bl_params_queue_limit(&w.p, q, 3);
+	}
+	EXPECT_EQ(640, sum);
+	workload_free(&w);
+	/* norandommap: the even split of before. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--io_size=2560k",
+			   "--norandommap", NULL));
+	ASSERT_EQ(0, bl_params_region(&w.p, 1 << 20, 512, 3, &why));
+	EXPECT_FALSE(bl_params_map(&w.p));
+	EXPECT_EQ(214, bl_params_queue_limit(&w.p, 0, 3));
+	workload_free(&w);
 }
 
 TEST(fio_options_refused)
