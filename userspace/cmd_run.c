@@ -632,8 +632,10 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (parse_only) {
 		for (unsigned int i = 0; i < p.nw; i++)
 			if (engine_check(engine_find(p.w[i].engine), &p.w[i])) {
-				fprintf(stderr, "blkload: %s: in job [%s]\n", cmd,
-					p.w[i].name ? p.w[i].name : "?");
+				/* Which job, when there is more than one or it has a name. */
+				if (p.w[i].name || p.nw > 1)
+					fprintf(stderr, "blkload: %s: in job [%s]\n", cmd,
+						p.w[i].name ? p.w[i].name : "(no name)");
 				goto out;
 			}
 		rc = 0;

@@ -108,6 +108,8 @@ static const struct wopt wopts[] = {
 	{ "output", required_argument, OPT_OUTPUT, "FILE", "fio's: the report goes to FILE" },
 	/* fio options whose meaning blkload has anyway. */
 	{ "group_reporting", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "random_generator", required_argument, OPT_RANDGEN, "tausworthe|tausworthe64|lfsr",
+	  "fio's: blkload draws with splitmix64 whichever is named; lfsr also keeps the random map" },
 	{ "norandommap", optional_argument, OPT_NORANDOMMAP, NULL,
 	  "fio's: random offsets drawn uniformly, repeats and all (default: each block once a pass)" },
 	{ "randrepeat", optional_argument, OPT_FIO_NOOP, NULL, NULL },
@@ -696,6 +698,7 @@ static void online_cpus(struct cpuset *on)
  */
 static int numa_cpus(const char *nodes, struct cpuset *cpus, bool have, const char *cmd)
 {
+	static bool warned;	/* once a run: every numjobs copy is parsed again */
 	struct cpuset set = { 0 }, all = { 0 };
 	char path[64], *line = NULL;
 	size_t cap = 0;
@@ -728,9 +731,11 @@ static int numa_cpus(const char *nodes, struct cpuset *cpus, bool have, const ch
 					cpuset_set(&all, c);
 		cpuset_free(&one);
 	}
-	if (have)
+	if (have && !warned) {
+		warned = true;
 		fprintf(stderr, "blkload: %s: numa_cpu_nodes %s replaces cpus_allowed's CPUs, as in fio\n",
 			cmd, nodes);
+	}
 	cpuset_free(cpus);
 	for (unsigned int c = 0; c < cpuset_limit(&all); c++)
 		if (cpuset_test(&all, c))
@@ -848,6 +853,25 @@ static int numa_mem(const char *v)
 			v);
 	}
 	return 0;
+}
+
+/*
+ * Once a run: a uniform random job that goes without fio's random map for
+ * a split (fio keeps its map there) or blockalign (fio warns as well).
+ */
+static void map_note(const struct workload *w, const char *cmd)
+{
+	static bool told;
+
+	if (told || !w->p.random_map || !bl_rw_random(w->p.rw) || bl_params_map(&w->p) ||
+	    w->p.dist != BLKLOAD_DIST_RANDOM)
+		return;
+	told = true;
+	if (w->p.nbs[0] || w->p.nbs[1])
+		fprintf(stderr, "blkload: %s: no random map with bssplit or bsrange (fio keeps one): a pass may repeat blocks and miss others\n",
+			cmd);
+	else
+		fprintf(stderr, "blkload: %s: blockalign turns off the random map, as in fio\n", cmd);
 }
 
 /* fio's engines that do one IO at a time, each done when its call returns. */
@@ -1105,6 +1129,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	const char *allowed = NULL, *numa_nodes = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	int time_based = 0;
+	bool lfsr = false;
 	uint64_t filesize = 0;
 	int c, idx;
 
@@ -1202,6 +1227,18 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			break;
 		case OPT_CPUS_ALLOWED:
 			allowed = optarg;
+			break;
+		case OPT_RANDGEN:
+			/*
+			 * fio's offset generators: blkload has one (splitmix64,
+			 * and the random map's bijection). lfsr's promise, no
+			 * block twice a pass, is the map's: lfsr keeps it even
+			 * with norandommap, as fio's lfsr needs no map.
+			 */
+			if (strcmp(optarg, "tausworthe") && strcmp(optarg, "tausworthe64") &&
+			    strcmp(optarg, "lfsr"))
+				ret = bad_value(opts[idx].name, optarg, "tausworthe, tausworthe64 or lfsr");
+			lfsr = !strcmp(optarg, "lfsr");
 			break;
 		case OPT_NORANDOMMAP: {
 			int b = optarg ? fio_bool_value(optarg) : 1;
@@ -1667,6 +1704,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		}
 		w->p.size = filesize - w->p.offset;
 	}
+	/* fio's lfsr: no block twice a pass, map or not. */
+	if (lfsr)
+		w->p.random_map = true;
 	/* fio's runtime without time_based: a cap; a pass over the region ends the job first. */
 	w->p.pass_ends = w->p.runtime_ns && time_based != 1;
 	if (randrepeat_off && !have_seed && getrandom(&w->p.randseed, sizeof(w->p.randseed), 0) !=
@@ -1689,6 +1729,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (rate_to_iops(w, rate, cmd))
 		return -1;
+	map_note(w, cmd);
 	/*
 	 * fio's psync, sync, pvsync, pvsync2, vsync: one IO at a time (fio
 	 * takes no iodepth above 1 with them), here on the libaio engine at

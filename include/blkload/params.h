@@ -446,13 +446,13 @@ static inline int bl_params_check_align(const struct bl_params *p, const char **
 
 	if (p->blockalign % p->bs)
 		return bl_params_no(why, -BL_EINVAL,
-				    "block-align: a multiple of bs (with a bs-split, of its smallest size)");
+				    "blockalign (block-align): a multiple of bs (with a bs-split, of its smallest size)");
 	if (p->rw_hole && !bl_rw_sequential(p->rw))
 		return bl_params_no(why, -BL_EINVAL,
-				    "rw-hole is for sequential patterns (fio's rw_sequencer for random ones is not in blkload yet)");
+				    "rw=PATTERN:OFFSET (rw-hole) is for sequential patterns (fio's rw_sequencer for random ones is not in blkload yet)");
 	if (h > 0x7fffffffffffffffULL || BL_DIV64_64(h, p->bs) * p->bs != h)
 		return bl_params_no(why, -BL_EINVAL,
-				    "rw-hole: a multiple of bs (with a bs-split, of its smallest size)");
+				    "rw=PATTERN:OFFSET (rw-hole): OFFSET a multiple of bs (with a bs-split, of its smallest size)");
 	return 0;
 }
 
@@ -668,7 +668,7 @@ static inline int bl_params_region(struct bl_params *p, BL_U64 dev_size, BL_U32 
 				    "bs-split: the largest size does not fit the region (per CPU for sequential IO)");
 	if (p->rw_hole >> 63 && BL_DIV64_64(-p->rw_hole, p->bs) >= per)
 		return bl_params_no(why, -BL_EINVAL,
-				    "rw-hole: a backwards hole must be shorter than the region (per CPU)");
+				    "rw=PATTERN:-OFFSET (rw-hole): a backwards OFFSET must be shorter than the region (per CPU)");
 	if (p->io_size) {
 		BL_U64 n = bl_params_ios_of(p, p->io_size);
 

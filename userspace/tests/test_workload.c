@@ -497,6 +497,17 @@ TEST(random_map_queue_limits)
 	}
 	EXPECT_EQ(640, sum);
 	workload_free(&w);
+	/* fio's lfsr never repeats a block: the map stays, norandommap or not. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--norandommap",
+			   "--random_generator=lfsr", NULL));
+	EXPECT_TRUE(w.p.random_map);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--norandommap",
+			   "--random_generator=tausworthe64", NULL));
+	EXPECT_FALSE(w.p.random_map);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--random_generator=mt", NULL));
+	workload_free(&w);
 	/* norandommap: the even split of before. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--io_size=2560k",
 			   "--norandommap", NULL));
