@@ -14,7 +14,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 bl_mark start
 bl_load
 bl_trace_require
@@ -185,6 +185,36 @@ holes() {
 	done
 }
 bl_check "rw=read:-8k and rw=write:4k: fio's offsets in fio's order, fio's count (256, 128)" holes
+
+# fio's split of sizes that are not multiples of the smallest (4k/50:6k/50):
+# fio rounds 6k down to 4k (all 4k reads), and so does blkload; with
+# bs_unaligned both issue 4 and 6 KiB halves, every start 4k-aligned (fio's
+# default blockalign, the smallest size).
+odd_split() {
+	local f u
+	for u in "" --bs_unaligned; do
+		bios "okern$u" nullb0 blkload -j run --dev /dev/nullb0 --rw randread \
+			--bssplit 4k/50:6k/50 --number_ios 20000 --iodepth 8 --cpus 0 $u || return 1
+		bios "ofio$u" nullb0 fio --name=o --filename=/dev/nullb0 --ioengine=libaio --direct=1 \
+			--rw=randread --bssplit=4k/50:6k/50 --number_ios=20000 --iodepth=8 \
+			--norandommap --randrepeat=0 $u || return 1
+		for f in "okern$u" "ofio$u"; do
+			python3 - "$tmp/$f" "${u:+50}" <<'PY' || return 1
+import collections, sys
+rows = [l.split() for l in open(sys.argv[1]) if 'R' in l.split()[0]]
+sizes = collections.Counter(int(r[2]) for r in rows)
+n = len(rows)
+want = float(sys.argv[2] or 100)
+print("# %s: %d reads, 4k %.1f%% 6k %.1f%%, 4k-aligned %s" % (sys.argv[1].split('/')[-1], n,
+      100.0 * sizes[8] / n, 100.0 * sizes[12] / n, all(int(r[1]) % 8 == 0 for r in rows)))
+sys.exit(0 if n == 20000 and set(sizes) <= {8, 12} and abs(100.0 * sizes[8] / n - want) < 2 and
+         all(int(r[1]) % 8 == 0 for r in rows) else 1)
+PY
+		done
+	done
+}
+bl_check "bssplit=4k/50:6k/50: rounded to 4k as fio does; with bs_unaligned 4k/6k halves at 4k-aligned starts, as fio" \
+	odd_split
 
 # fio's pass is the region's bytes; blkload's the IOs of the split's mean size (8k here).
 split_pass() {

@@ -108,6 +108,9 @@ static const struct wopt wopts[] = {
 	{ "output", required_argument, OPT_OUTPUT, "FILE", "fio's: the report goes to FILE" },
 	/* fio options whose meaning blkload has anyway. */
 	{ "group_reporting", optional_argument, OPT_FIO_NOOP, NULL, NULL },
+	{ "bs_unaligned", optional_argument, OPT_BS_UNALIGNED, NULL,
+	  "fio's: bssplit sizes as given (else each is rounded down to a multiple of the smallest)" },
+	{ "blocksize_unaligned", optional_argument, OPT_BS_UNALIGNED, NULL, NULL },
 	{ "random_generator", required_argument, OPT_RANDGEN, "tausworthe|tausworthe64|lfsr",
 	  "fio's: blkload draws with splitmix64 whichever is named; lfsr also keeps the random map" },
 	{ "norandommap", optional_argument, OPT_NORANDOMMAP, NULL,
@@ -874,6 +877,18 @@ static void map_note(const struct workload *w, const char *cmd)
 		fprintf(stderr, "blkload: %s: blockalign turns off the random map, as in fio\n", cmd);
 }
 
+/* Greatest common divisor; gcd32(0, b) is b. */
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* fio's engines that do one IO at a time, each done when its call returns. */
 static bool fio_sync_engine(const char *name)
 {
@@ -1129,7 +1144,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	const char *allowed = NULL, *numa_nodes = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	int time_based = 0;
-	bool lfsr = false;
+	bool lfsr = false, bs_unaligned = false;
 	uint64_t filesize = 0;
 	int c, idx;
 
@@ -1228,6 +1243,14 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		case OPT_CPUS_ALLOWED:
 			allowed = optarg;
 			break;
+		case OPT_BS_UNALIGNED: {
+			int b = optarg ? fio_bool_value(optarg) : 1;
+
+			if (b < 0)
+				ret = bad_value(opts[idx].name, optarg, "0 or 1");
+			bs_unaligned = b == 1;
+			break;
+		}
 		case OPT_RANDGEN:
 			/*
 			 * fio's offset generators: blkload has one (splitmix64,
@@ -1714,18 +1737,51 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		fprintf(stderr, "blkload: %s: randrepeat=0: no random seed: %s\n", cmd, strerror(errno));
 		return -1;
 	}
-	/* A split: bs is its smallest size, the unit of every size and offset (fio's blockalign). */
+	/*
+	 * A split: bs becomes the unit every size is a multiple of, its
+	 * smallest size. Sizes that are not multiples of it (4k/50:6k/50) are
+	 * rounded down to one, as fio does, unless fio's bs_unaligned: then
+	 * the unit is their greatest common divisor, random IOs starting at
+	 * multiples of the smallest size (fio's default blockalign). A bsrange
+	 * draws multiples of its low size.
+	 */
 	w->p.bs_max = w->p.bs;
 	if (w->p.nbs[0]) {
-		uint32_t lo = UINT32_MAX, hi = 0;
+		uint32_t lo = UINT32_MAX, hi = 0, unit = 0;
+		bool ranges = false;
 
 		for (int d = 0; d < 2; d++)
 			for (uint32_t i = 0; i < w->p.nbs[d]; i++) {
-				lo = w->p.bss[d][i].lo < lo ? w->p.bss[d][i].lo : lo;
-				hi = w->p.bss[d][i].hi > hi ? w->p.bss[d][i].hi : hi;
+				const struct bl_gen_bs *e = &w->p.bss[d][i];
+
+				lo = e->lo < lo ? e->lo : lo;
+				hi = e->hi > hi ? e->hi : hi;
+				ranges |= e->lo != e->hi;
+				unit = gcd32(unit, e->lo);
 			}
-		w->p.bs = lo;
+		if (!bs_unaligned && unit != lo && !ranges) {
+			static bool told;	/* once a run: numjobs copies parse again */
+
+			/* fio without bs_unaligned: each size down to a multiple of the smallest. */
+			if (!told)
+				fprintf(stderr, "blkload: %s: bssplit sizes rounded down to multiples of %u, as fio does without bs_unaligned\n",
+					cmd, lo);
+			told = true;
+			hi = 0;
+			for (int d = 0; d < 2; d++)
+				for (uint32_t i = 0; i < w->p.nbs[d]; i++) {
+					struct bl_gen_bs *e = &w->p.bss[d][i];
+
+					e->lo -= e->lo % lo;
+					e->hi = e->lo;
+					hi = e->hi > hi ? e->hi : hi;
+				}
+			unit = lo;
+		}
+		w->p.bs = ranges ? lo : unit;
 		w->p.bs_max = hi;
+		if (w->p.bs < lo && !w->p.blockalign)
+			w->p.blockalign = lo;
 	}
 	if (rate_to_iops(w, rate, cmd))
 		return -1;

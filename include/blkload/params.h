@@ -412,17 +412,19 @@ static inline int bl_params_split_set(struct bl_params *p, unsigned int d, BL_U3
 	return 0;
 }
 
-/* A block size split: bs its smallest size, every size a multiple; fills bs_max. */
+/*
+ * A block size split: every size a multiple of bs (the CLI makes bs the
+ * smallest size, or the sizes' common divisor); fills bs_max.
+ */
 static inline int bl_params_check_split(struct bl_params *p, const char **why)
 {
-	BL_U32 lo = 0xffffffffU, hi = 0;
+	BL_U32 hi = 0;
 	unsigned int d, i;
 
 	for (d = 0; d < 2; d++) {
 		for (i = 0; i < p->nbs[d]; i++) {
 			const struct bl_gen_bs *e = &p->bss[d][i];
 
-			lo = e->lo < lo ? e->lo : lo;
 			hi = e->hi > hi ? e->hi : hi;
 			if (e->lo % p->bs || e->hi % p->bs)
 				return bl_params_no(why, -BL_EINVAL,
@@ -430,12 +432,8 @@ static inline int bl_params_check_split(struct bl_params *p, const char **why)
 		}
 	}
 	p->bs_max = p->bs;
-	if (!hi)
-		return 0;
-	if (lo != p->bs)
-		return bl_params_no(why, -BL_EINVAL,
-				    "bs-split: bs must be the smallest size of the split");
-	p->bs_max = hi;
+	if (hi)
+		p->bs_max = hi;
 	return 0;
 }
 

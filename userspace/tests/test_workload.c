@@ -517,6 +517,40 @@ TEST(random_map_queue_limits)
 	workload_free(&w);
 }
 
+/* fio's sizes that are not multiples of the smallest: their common divisor, fio's blockalign. */
+TEST(split_unit_as_fio)
+{
+	static const struct {
+		const char *opt, *unaligned;
+		uint32_t bs, bs_max, align;
+	} cases[] = {
+		/* fio rounds 6k down to 4k without bs_unaligned. */
+		{ "--bssplit=4k/50:6k/50", NULL, 4096, 4096, 0 },
+		{ "--bssplit=4k/50:6k/50", "--bs_unaligned", 2048, 6144, 4096 },
+		{ "--bssplit=4k/50:64k/50", NULL, 4096, 65536, 0 },
+		{ "--bsrange=4k-6k", NULL, 4096, 6144, 0 },
+		{ "--bssplit=6k/50:9k/50", "--blocksize_unaligned=1", 3072, 9216, 6144 },
+		{ "--bssplit=6k/50:9k/50", NULL, 6144, 6144, 0 },
+	};
+	const char *why = NULL;
+	struct workload w;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", cases[i].opt,
+				   cases[i].unaligned, NULL));
+		EXPECT_EQ(cases[i].bs, w.p.bs) TH_LOG("%s", cases[i].opt);
+		EXPECT_EQ(cases[i].bs_max, w.p.bs_max) TH_LOG("%s", cases[i].opt);
+		EXPECT_EQ(cases[i].align, w.p.blockalign) TH_LOG("%s", cases[i].opt);
+		workload_free(&w);
+	}
+	/* A pass of 4k/50:6k/50 over 1 MiB: 1 MiB over the 5k mean, 205 IOs. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randread", "--bssplit=4k/50:6k/50",
+			   "--bs_unaligned", NULL));
+	ASSERT_EQ(0, bl_params_region(&w.p, 1 << 20, 512, 1, &why)) TH_LOG("%s", why);
+	EXPECT_EQ(205, w.p.number_ios);
+	workload_free(&w);
+}
+
 TEST(fio_options_refused)
 {
 	static const char *const bad[][3] = {
