@@ -82,14 +82,18 @@ struct bl_gen {
 /* The operations bl_gen_op() draws. */
 enum { BL_GEN_READ, BL_GEN_WRITE, BL_GEN_TRIM };
 
-/* splitmix64: a full-period 64-bit generator, cheap and well mixed. */
-static inline BL_GEN_U64 bl_gen_rand(struct bl_gen *g)
+/* The splitmix64 finalizer: a bijection of 64-bit values that mixes every bit. */
+static inline BL_GEN_U64 bl_gen_mix(BL_GEN_U64 z)
 {
-	BL_GEN_U64 z = (g->rng += 0x9e3779b97f4a7c15ULL);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/* splitmix64: a full-period 64-bit generator, cheap and well mixed. */
+static inline BL_GEN_U64 bl_gen_rand(struct bl_gen *g)
+{
+	return bl_gen_mix(g->rng += 0x9e3779b97f4a7c15ULL);
 }
 
 /* The high 64 bits of the 128-bit product @a * @b, from 32-bit halves. */
@@ -133,14 +137,6 @@ static inline BL_GEN_U64 bl_gen_perm(BL_GEN_U64 x, BL_GEN_U64 key, unsigned int 
 	x ^= x >> s;
 	x = (x * 0x94d049bb133111ebULL) & mask;
 	return x ^ (x >> s);
-}
-
-/* The splitmix64 finalizer: a bijection of 64-bit values that mixes every bit. */
-static inline BL_GEN_U64 bl_gen_mix(BL_GEN_U64 z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /* Uniform in [0, n) without modulo bias worth speaking of (Lemire's method). */
