@@ -648,7 +648,7 @@ static int bl_nl_fill_job(struct sk_buff *msg, struct bl_job *job, u32 portid, u
 	    /* The sum bl_nl_put_stats() left in snap. */
 	    (job->trims &&
 	     bl_nl_put_op(msg, BLKLOAD_A_STATS_TRIM, &snap->sum[BL_TRIM], hist, true)) ||
-	    (job->p.rate_iops && bl_nl_put_sched(msg, job, hist))) {
+	    (bl_params_paced(&job->p) && bl_nl_put_sched(msg, job, hist))) {
 		genlmsg_cancel(msg, hdr);
 		goto out;
 	}
@@ -670,7 +670,7 @@ static size_t bl_nl_job_size(struct bl_job *job, bool hist, bool queues)
 				   BL_VREPORTS * nla_total_size(4 * nla_total_size_64bit(8)));
 
 	if (hist)
-		sz += ((job->trims ? 6 : 4) + (job->p.rate_iops ? 3 : 0)) *
+		sz += ((job->trims ? 6 : 4) + (bl_params_paced(&job->p) ? 3 : 0)) *
 		      nla_total_size(sizeof(u64) * BL_HIST_NR);
 	/* Rows stop at the stats nest's 64 KiB (queues-next says where). */
 	if (queues)

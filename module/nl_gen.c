@@ -230,4 +230,8 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RANDOM_MAP] = { .type = NLA_FLAG, },
 	[BLKLOAD_A_BLOCK_ALIGN] = { .type = NLA_U32, },
 	[BLKLOAD_A_RW_HOLE] = { .type = NLA_S64, },
+	[BLKLOAD_A_RATE_BPS] = { .type = NLA_U64, },
+	[BLKLOAD_A_RATE_MIN] = { .type = NLA_U64, },
+	[BLKLOAD_A_RATE_IOPS_MIN] = { .type = NLA_U32, },
+	[BLKLOAD_A_RATE_CYCLE] = { .type = NLA_U64, },
 };

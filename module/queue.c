@@ -54,7 +54,7 @@ u64 bl_queue_mem(const struct bl_params *p)
 u64 bl_queue_keep(const struct bl_params *p)
 {
 	return sizeof(struct bl_queue) + (u64)p->sample_ring * sizeof(struct bl_sample) +
-	       (p->rate_iops ? sizeof(struct bl_sched_stats) : 0);
+	       (bl_params_paced(p) ? sizeof(struct bl_sched_stats) : 0);
 }
 
 static struct bl_slot *bl_slot_alloc(struct bl_queue *q, int node)
@@ -115,7 +115,7 @@ int bl_queue_alloc(struct bl_job *job, unsigned int index, unsigned int cpu)
 	q->polled = job->p.req & BLKLOAD_REQ_HIPRI;
 	init_llist_head(&q->done);
 	INIT_LIST_HEAD(&q->node);
-	if (job->p.rate_iops) {
+	if (bl_params_paced(&job->p)) {
 		sched = kvzalloc_node(sizeof(*sched), GFP_KERNEL_ACCOUNT, node);
 		if (!sched)
 			return -ENOMEM;

@@ -61,7 +61,6 @@ SAME_VALUES = {
     "fsync": ("0", "blkload issues no fsync"),
     "fdatasync": ("0", "blkload issues no fdatasync"),
     "description": ("*", "a text for the reader"),
-    "exitall": ("0 false", "blkload's jobs run to their own ends"),
     "exitall_on_error": ("0 false", "an error ends only the job that had it"),
     "create_only": ("0 false", "blkload does the job's IO"),
     "fixedbufs": ("*", "blkload's io_uring engine registers its buffers anyway"),

@@ -7,13 +7,17 @@
 # process does (variance about the mean); on a device slower than the rate,
 # the latency from each IO's scheduled time carries the queueing the
 # submission latency does not; the userspace engines pace the same way.
+# fio's rate in bytes, beside real fio: a rate of no whole number of IOs a
+# second (fio's 1mbs_clients example: 312.5 reads a second) and a mix with
+# a rate each way; fio's rate_min ends a job below it with fio's error, as
+# fio ends it; fio's exitall and exit_what, on fio's own exitwhat.fio.
 . "$(dirname "$0")/lib.sh"
 
 bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 12
 bl_mark start
 bl_load
 bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
@@ -133,7 +137,7 @@ bl_check "io_uring and libaio engines: --rate_iops within 5% (1000; 250 on the d
 rate_refused() {
 	bl_refused 'below one IO a second per CPU queue' blkload run --dev /dev/nullb0 \
 		--rate_iops 1 --cpus 0-1 --time_based --runtime 1 &&
-		bl_refused 'without rate-iops' blkload run --dev /dev/nullb0 \
+		bl_refused 'without a rate' blkload run --dev /dev/nullb0 \
 			--rate_process poisson --time_based --runtime 1 &&
 		bl_refused 'below one IO a second per CPU queue' blkload run --engine io_uring \
 			--dev /dev/nullb0 --rate_iops 1 --cpus 0-1 --time_based --runtime 1
@@ -141,5 +145,121 @@ rate_refused() {
 bl_check "rate_iops below one per queue, rate_process without a rate: refused" rate_refused
 bl_check "a bad --rate_process is refused by the CLI" \
 	bash -c "! blkload run --dev /dev/nullb0 --rate_iops 10 --rate_process burst 2>/dev/null"
+# fio's rate=1250k of 4k reads is 312.5 a second; 256k each way of a 50/50
+# mix, 64 reads and 64 writes a second. blkload (module, io_uring) and fio
+# on the same device, each within 5% of the rate it was given. fio paces
+# each direction apart, so its split is exact; blkload paces the job's one
+# stream at the sum and draws each IO's direction by rwmixread, so its split
+# is a binomial draw: the sum within 5%, the reads' share within 4 standard
+# deviations of half.
+bytes_rate() {
+	local e
+	for e in kernel io_uring; do
+		blkload -j run --engine $e --dev /dev/nullb0 --rw randread --rate 1250k --time_based \
+			--runtime 4 >"$tmp/r-$e.json" || return 1
+	done
+	blkload -j run --dev /dev/nullb1 --rw randrw --rate 256k --allow-write --time_based \
+		--runtime 4 >"$tmp/m.json" || return 1
+	fio --name=f --filename=/dev/nullb0 --direct=1 --ioengine=libaio --rw=randread \
+		--rate=1250k --time_based --runtime=4 --output-format=json >"$tmp/rf.json" || return 1
+	fio --name=f --filename=/dev/nullb1 --direct=1 --ioengine=libaio --rw=randrw \
+		--rate=256k --time_based --runtime=4 --output-format=json >"$tmp/mf.json" || return 1
+	python3 -c '
+import json, sys
+t = sys.argv[1]
+def job(f):
+    return json.load(open(t + "/" + f))["jobs"][0]
+ok = True
+for f, d, want in (("r-kernel.json", "read", 312.5), ("r-io_uring.json", "read", 312.5),
+                   ("rf.json", "read", 312.5), ("mf.json", "read", 64), ("mf.json", "write", 64)):
+    got = job(f)[d]["iops"]
+    print("# %s %s: %.1f IOPS (rate %.1f)" % (f, d, got, want))
+    ok &= abs(got - want) <= want / 20
+m = job("m.json")
+r, w = m["read"]["total_ios"], m["write"]["total_ios"]
+print("# m.json: %.1f IOPS in all (rate 128), %d reads of %d" % (
+    m["read"]["iops"] + m["write"]["iops"], r, r + w))
+ok &= abs(m["read"]["iops"] + m["write"]["iops"] - 128) <= 128 / 20
+ok &= abs(r - (r + w) / 2) <= 4 * ((r + w) / 4) ** 0.5
+ok &= job("r-kernel.json").get("rate_bps") == 1280000
+ok &= job("m.json").get("rate_iops") == 128
+sys.exit(0 if ok else 1)' "$tmp"
+}
+bl_check "fio's rate in bytes: 312.5 IOPS (1250k of 4k) and 64+64 (256k each way) within 5%, as real fio" \
+	bytes_rate
+
+# 2 ms a read at iodepth 1 is 2 MB/s of 4k reads: fio's rate_min of 4 MB/s
+# ends the job after its two seconds of settling and a cycle, with fio's
+# error (EIO), on the module and on an engine; real fio ends the same job
+# the same way. (fio refuses a minimum above the job's rate: so does blkload.)
+rate_min() {
+	local e t0
+	bl_refused "minimum rate exceeds the rate" blkload run --dev /dev/nullb0 --rate 1m \
+		--ratemin 2m --time_based --runtime 1 || return 1
+	bl_nullb nr_devices=2 gb=1 irqmode=2 completion_nsec=2000000 memory_backed=0 || return 1
+	for e in kernel io_uring; do
+		if blkload -j run --engine $e --dev /dev/nullb0 --rw randread --ratemin 4m \
+			--time_based --runtime 30 >"$tmp/n.json" 2>"$tmp/n.err"; then
+			echo "# $e: a job below its rate_min succeeded"
+			return 1
+		fi
+		sed 's/^/# /' "$tmp/n.err"
+		grep -q "rate_min=4194304B/s not met" "$tmp/n.err" &&
+			bl_json 'd["jobs"][0]["error"] == 5' 'd["jobs"][0]["done_reason"] == "rate-min"' \
+				'd["jobs"][0]["elapsed"] <= 10' <"$tmp/n.json" || return 1
+	done
+	t0=$SECONDS
+	if fio --name=f --filename=/dev/nullb0 --direct=1 --ioengine=libaio --rw=randread \
+		--ratemin=4m --time_based --runtime=30 --output-format=json >"$tmp/nf.json" \
+		2>"$tmp/nf.err"; then
+		echo "# fio: a job below its rate_min succeeded"
+		return 1
+	fi
+	# fio 3.33 ends its run there, without a report: its message and its time.
+	sed 's/^/# fio: /' "$tmp/nf.err"
+	grep -q "rate_min=4194304B/s not met" "$tmp/nf.err" && ((SECONDS - t0 <= 10)) &&
+		bl_nullb nr_devices=2 gb=1 irqmode=0 memory_backed=0
+}
+bl_check "fio's rate_min: a job below it ends with EIO within 10 s (module, io_uring, real fio)" rate_min
+
+# fio's exitwhat.fio: slow1's end stops every job of its wave
+# (exit_what=stonewall), slow2's every job (exit_what=all): the fast copies
+# at 300 B/s each way, which would run for hours, end with them. Run as
+# shipped (the device given on the command line), and without
+# group_reporting beside real fio on the same file (the device swapped in):
+# the same jobs ran (fio 3.33 runs runsnever too: it is in slow2's wave,
+# whatever the file's comment says), slow1 and slow2 did their 1000 IOs.
+exitall() {
+	local f=/usr/share/doc/fio/examples/exitwhat.fio
+	[[ -f $f ]] || { echo "# $f: missing (fio-examples)"; return 1; }
+	(cd "$tmp" && timeout 300 blkload -j run --allow-write --filename=/dev/nullb1 "$f") \
+		>"$tmp/x.json" || return 1
+	sed '/^group_reporting/d' "$f" >"$tmp/x2.fio"
+	sed -e 's|^filename=.*|filename=/dev/nullb1|' "$tmp/x2.fio" >"$tmp/xf.fio"
+	(cd "$tmp" && timeout 300 blkload -j run --allow-write --filename=/dev/nullb1 x2.fio) \
+		>"$tmp/x2.json" || return 1
+	(cd "$tmp" && timeout 300 fio --output-format=json xf.fio) >"$tmp/xf.json" || return 1
+	python3 -c '
+import json, sys
+t = sys.argv[1]
+jobs = json.load(open(t + "/x2.json"))["jobs"]
+fio = json.load(open(t + "/xf.json"))["jobs"]
+names = [j["jobname"] for j in jobs]
+print("# blkload: %s" % " ".join("%s:%s" % (j["jobname"], j["done_reason"]) for j in jobs))
+print("# fio:     %s" % " ".join(j["jobname"] for j in fio))
+by = {j["jobname"]: j for j in jobs}
+ok = sorted(names) == sorted(j["jobname"] for j in fio)
+ok &= by["slow1"]["read"]["total_ios"] == 1000 and by["slow2"]["write"]["total_ios"] == 1000
+ok &= all(j["done_reason"] == "stopped" for j in jobs if not j["jobname"].startswith("slow"))
+ok &= len(json.load(open(t + "/x.json"))["jobs"]) >= 1
+sys.exit(0 if ok else 1)' "$tmp" || return 1
+	# The module: a job that ends stops its group (exit_what's default).
+	blkload -j run --exitall --name=a --dev /dev/nullb0 --number_ios 2000 \
+		--name=b --dev /dev/nullb0 --time_based --runtime 120 >"$tmp/k.json" || return 1
+	bl_json 'd["jobs"][1]["done_reason"] == "stopped"' 'd["jobs"][1]["elapsed"] < 60' \
+		'd["jobs"][0]["read"]["total_ios"] == 2000' <"$tmp/k.json"
+}
+bl_check "fio's exitall/exit_what: exitwhat.fio as shipped (engines), and on the module" exitall
 bl_check "nothing left" bl_clean
+
 ktap_finished

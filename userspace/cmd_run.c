@@ -680,6 +680,9 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 	if (netlink)
 		ev = events_open();
 	env.ev = ev;
+	/* fio's exitall is the run's once a job sets it; each end stops whom its exit_what names. */
+	for (unsigned int i = 0; i < p.nw; i++)
+		env.exitall |= p.w[i].exitall;
 	catch_signals();
 	disks_begin(&dk, devs, ndevs);
 	rc = 0;
@@ -704,7 +707,7 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		r.waves++;
 		if (wrc)
 			rc = 1;
-		if (wrc < 0 || interrupted || r.detached)
+		if (wrc < 0 || interrupted || r.detached || r.end_all)
 			break;
 	}
 	disks_end(&dk);

@@ -37,6 +37,7 @@ static const char *const reason_names[] = {
 	[BLKLOAD_REASON_STOPPED] = "stopped",
 	[BLKLOAD_REASON_OWNER_GONE] = "owner-gone",
 	[BLKLOAD_REASON_CPU_OFFLINE] = "cpu-offline",
+	[BLKLOAD_REASON_RATE_MIN] = "rate-min",
 };
 
 const char *rw_name(uint32_t rw)
@@ -163,6 +164,23 @@ char *req_names(uint32_t req)
 const char *state_name(uint32_t s)
 {
 	return s < ARRAY_SIZE(state_names) ? state_names[s] : "?";
+}
+
+/*
+ * fio's rate_min ended job @j (named @name): said as fio says it, and the
+ * job's error is fio's (EIO), so the report and the exit status fail it.
+ */
+void job_rate_min_note(struct job *j, const char *name)
+{
+	if (j->reason != BLKLOAD_REASON_RATE_MIN)
+		return;
+	fprintf(stderr, "blkload: %s: rate_min=%" PRIu64 "%s not met in a ratecycle of %.3g s (on one CPU queue's share): the job ended\n",
+		name ? name : j->path ? j->path : "job",
+		j->p.rate_min ? j->p.rate_min : j->p.rate_iops_min,
+		j->p.rate_min ? "B/s" : " IOPS (rate_iops_min)",
+		(j->p.rate_cycle_ns ? j->p.rate_cycle_ns : 1000000000ULL) / 1e9);
+	if (!j->error)
+		j->error = -EIO;
 }
 
 const char *reason_name(uint32_t r)

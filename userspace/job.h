@@ -130,6 +130,7 @@ char *bs_format(const void *r, int rlen, const void *w, int wlen);
 /* fio's random_distribution string of a job's (freed). */
 char *dist_name(const struct bl_params *p);
 const char *reason_name(uint32_t r);
+void job_rate_min_note(struct job *j, const char *name);
 
 struct report_opts {
 	double *percentiles;

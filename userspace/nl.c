@@ -399,6 +399,10 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_RANDOM_MAP] = "the random map (--norandommap turns it off)",
 		[BLKLOAD_A_BLOCK_ALIGN] = "--blockalign",
 		[BLKLOAD_A_RW_HOLE] = "--rw=PATTERN:OFFSET",
+		[BLKLOAD_A_RATE_BPS] = "--rate",
+		[BLKLOAD_A_RATE_MIN] = "--rate_min",
+		[BLKLOAD_A_RATE_IOPS_MIN] = "--rate_iops_min",
+		[BLKLOAD_A_RATE_CYCLE] = "--ratecycle",
 	};
 
 	return type > 0 && type < (int)ARRAY_SIZE(opts) ? opts[type] : NULL;

@@ -86,6 +86,10 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_RANDOM_MAP] = "random-map",
 	[BLKLOAD_A_BLOCK_ALIGN] = "block-align",
 	[BLKLOAD_A_RW_HOLE] = "rw-hole",
+	[BLKLOAD_A_RATE_BPS] = "rate-bps",
+	[BLKLOAD_A_RATE_MIN] = "rate-min",
+	[BLKLOAD_A_RATE_IOPS_MIN] = "rate-iops-min",
+	[BLKLOAD_A_RATE_CYCLE] = "rate-cycle",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

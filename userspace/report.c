@@ -345,6 +345,8 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_u64(o, "rwmixread", NULL, j->p.rwmixread, NULL);
 		out_u64(o, "rwmixtrim", NULL, j->p.rwmixtrim, NULL);
 		out_u64(o, "rate_iops", NULL, j->p.rate_iops, NULL);
+		if (j->p.rate_bps)
+			out_u64(o, "rate_bps", NULL, j->p.rate_bps, NULL);
 		char *dn = dist_name(&j->p);
 
 		if (j->bssplit)
@@ -673,6 +675,9 @@ static void text_job(const struct job *j, const char *name, const struct report_
 		}
 		if (j->p.rate_iops)
 			printf(", rate_iops=%u%s", j->p.rate_iops,
+			       j->p.rate_process == BLKLOAD_RATE_PROCESS_POISSON ? " poisson" : "");
+		if (j->p.rate_bps)
+			printf(", rate=%" PRIu64 " B/s%s", j->p.rate_bps,
 			       j->p.rate_process == BLKLOAD_RATE_PROCESS_POISSON ? " poisson" : "");
 		if (*req)
 			printf(", %s", req);

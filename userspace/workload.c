@@ -41,7 +41,19 @@ static const struct wopt wopts[] = {
 	{ "rwmixread", required_argument, OPT_RWMIXREAD, "PCT", "reads in rw/randrw (50)" },
 	{ "rwmixwrite", required_argument, OPT_RWMIXWRITE, "PCT", "writes in rw/randrw (50)" },
 	{ "rate", required_argument, OPT_RATE, "BYTES[,W[,T]]",
-	  "fio's: bytes a second, of the job's one direction, as rate_iops of bs" },
+	  "fio's: bytes a second (a mix: each direction's, in proportion to its share); each IO due its length later" },
+	{ "rate_min", required_argument, OPT_RATE_MIN, "BYTES[,W[,T]]",
+	  "fio's: a direction slower than this over a rate_cycle ends the job with an error" },
+	{ "ratemin", required_argument, OPT_RATE_MIN, NULL, NULL },
+	{ "rate_iops_min", required_argument, OPT_RATE_IOPS_MIN, "N[,W[,T]]",
+	  "fio's: as rate_min, in IOs a second" },
+	{ "rate_cycle", required_argument, OPT_RATE_CYCLE, "MS",
+	  "fio's: the window of rate_min and rate_iops_min, in ms (1000)" },
+	{ "ratecycle", required_argument, OPT_RATE_CYCLE, NULL, NULL },
+	{ "exitall", optional_argument, OPT_EXITALL, NULL,
+	  "fio's: when a job ends, the jobs exit_what names are stopped" },
+	{ "exit_what", required_argument, OPT_EXIT_WHAT, "group|stonewall|all",
+	  "fio's: whom exitall stops: the job's group (default), every running job, or the rest of the run" },
 	{ "rate_iops", required_argument, OPT_RATE_IOPS, "N",
 	  "IOs a second per job, spread over its queues; latency also from each IO's due time" },
 	{ "rate_process", required_argument, OPT_RATE_PROCESS, "linear|poisson",
@@ -901,33 +913,139 @@ static bool fio_sync_engine(const char *name)
 }
 
 /*
- * fio's rate (bytes a second, per direction) as blkload's rate_iops (IOs
- * of bs a second, the job's): exact for a job of one direction and one
- * block size. fio limits each direction of a mix apart, which rate_iops
- * does not: refused there, as with a split, or below one IO a second.
+ * fio's per-direction form READS[,WRITES[,TRIMS]] into @v: one value is
+ * every direction's, an empty field none; sizes (bytes) or, @count, plain
+ * numbers. -1 if bad.
  */
-static int rate_to_iops(struct workload *w, const uint64_t rate[3], const char *cmd)
+static int dir_values(const char *s, uint64_t v[3], bool count)
 {
-	int dirs = bl_params_reads(&w->p) + bl_params_writes(&w->p) + bl_params_trims(&w->p);
-	uint64_t v = bl_params_reads(&w->p) ? rate[0] : bl_params_writes(&w->p) ? rate[1] : rate[2];
+	char *dup = xstrdup(s), *at = dup, *field;
+	unsigned int d = 0;
+	int ret = 0;
 
-	if (!rate[0] && !rate[1] && !rate[2])
-		return 0;
-	if (dirs != 1 || w->p.nbs[0] || w->nr_devs > 1) {
-		fprintf(stderr, "blkload: %s: --rate: %s\n", cmd,
-			dirs != 1 ? "fio limits each direction of a mix apart; blkload's rate_iops limits the job's IOs together: give rate_iops" :
-			w->p.nbs[0] ? "with bssplit or bsrange the IOs differ in size: give rate_iops" :
-			"fio's rate is the job's over all its files; blkload runs a job per device: give rate_iops, each device's");
+	memset(v, 0, 3 * sizeof(*v));
+	for (; (field = strsep(&at, ",")) && !ret; d++)
+		if (d > 2 || (*field && (count ? parse_u64(field, &v[d]) : parse_size(field, &v[d]))))
+			ret = -1;
+	if (!ret && d == 1)
+		v[1] = v[2] = v[0];
+	free(dup);
+	return ret;
+}
+
+/* The first direction the job does (0 reads, 1 writes, 2 trims), of @has. */
+static int first_dir(const bool has[3])
+{
+	return has[0] ? 0 : has[1] ? 1 : 2;
+}
+
+/* Each direction's share of the job's IOs (reads, writes, trims) and mean size in bytes. */
+static void dir_shares(const struct bl_params *p, double share[3], double mean[3])
+{
+	double trim = bl_params_trim_pct(p) / 100.0, mix = bl_params_mix(p) / 100.0;
+
+	share[0] = mix * (1 - trim);
+	share[1] = (1 - mix) * (1 - trim);
+	share[2] = trim;
+	for (unsigned int d = 0; d < 2; d++) {
+		mean[d] = p->nbs[d] ? 0 : p->bs;
+		for (unsigned int i = 0; i < p->nbs[d]; i++) {
+			const struct bl_gen_bs *e = &p->bss[d][i];
+
+			mean[d] += (e->cum - (i ? p->bss[d][i - 1].cum : 0)) / 100.0 *
+				   ((double)e->lo + e->hi) / 2;
+		}
+	}
+	mean[2] = mean[1];	/* trims take the writes' sizes */
+}
+
+/*
+ * fio's rate (bytes a second, per direction) as the job's rate: IOs of bs
+ * a second (rate_iops, as a module before rate-bps takes it) when that is
+ * exact, else bytes a second (rate-bps: a rate of no whole number of IOs,
+ * a bs-split paced by bytes as fio paces). fio paces each direction apart,
+ * its IOs following the caps; blkload paces the job's one stream: a mix is
+ * taken when each direction has a rate and the rates keep the mix's shares
+ * (within half a percent of the IOs), paced at their sum; else refused.
+ * Then fio's rate_min and rate_iops_min: one value for the job's
+ * directions. -1 after saying why.
+ */
+static int rate_plan(struct workload *w, const uint64_t rate[3], const uint64_t rmin[3],
+		     const uint64_t rimin[3], const char *cmd)
+{
+	static const char *const dn[3] = { "reads", "writes", "trims" };
+	bool has[3] = { bl_params_reads(&w->p), bl_params_writes(&w->p), bl_params_trims(&w->p) };
+	double share[3], mean[3], n = 0;
+	uint64_t sum = 0, mv = 0, iv = 0;
+	int dirs = 0, first = -1;
+
+	dir_shares(&w->p, share, mean);
+	/* fio's own refusals (init.c), in its words. */
+	if ((rmin[0] || rmin[1] || rmin[2]) && (rimin[0] || rimin[1] || rimin[2])) {
+		fprintf(stderr, "blkload: %s: rate_min and rate_iops_min are mutually exclusive (fio's rule)\n",
+			cmd);
 		return -1;
 	}
-	if (!v)
-		return 0;
-	if (v % w->p.bs || v / w->p.bs > UINT32_MAX) {
-		fprintf(stderr, "blkload: %s: --rate %" PRIu64 ": %s IOs of bs (%u) a second\n", cmd,
-			v, v % w->p.bs ? "not a whole number of" : "over 2^32", w->p.bs);
+	for (int d = 0; d < 3; d++)
+		if ((rate[d] && rate[d] < rmin[d]) ||
+		    (w->p.rate_iops && d == first_dir(has) && w->p.rate_iops < rimin[d])) {
+			fprintf(stderr, "blkload: %s: the minimum rate exceeds the rate (%s; fio's rule)\n",
+				cmd, dn[d]);
+			return -1;
+		}
+	for (int d = 0; d < 3; d++) {
+		if (!has[d])
+			continue;
+		/* rate_min: one value over the job's directions. */
+		if (first >= 0 && (rmin[d] != mv || rimin[d] != iv)) {
+			fprintf(stderr, "blkload: %s: rate_min/rate_iops_min: one value for the job's %s and %s (fio's per-direction minimums that differ are not in blkload yet)\n",
+				cmd, dn[first], dn[d]);
+			return -1;
+		}
+		if (first < 0) {
+			first = d;
+			mv = rmin[d];
+			iv = rimin[d];
+		}
+		dirs++;
+		sum += rate[d];
+		if (rate[d])
+			n += rate[d] / mean[d];
+	}
+	if ((mv || iv) && w->nr_devs > 1) {
+		fprintf(stderr, "blkload: %s: rate_min: fio's is the job's over all its files; blkload runs a job per device: give one device a job\n",
+			cmd);
 		return -1;
 	}
-	w->p.rate_iops = (uint32_t)(v / w->p.bs);
+	if (iv > UINT32_MAX) {
+		fprintf(stderr, "blkload: %s: rate_iops_min %" PRIu64 ": over 2^32\n", cmd, iv);
+		return -1;
+	}
+	w->p.rate_min = mv;
+	w->p.rate_iops_min = (uint32_t)iv;
+	if (!sum)
+		return 0;
+	if (w->nr_devs > 1) {
+		fprintf(stderr, "blkload: %s: --rate: fio's rate is the job's over all its files; blkload runs a job per device: give rate_iops, each device's\n",
+			cmd);
+		return -1;
+	}
+	for (int d = 0; d < 3 && dirs > 1; d++) {
+		double got = has[d] && rate[d] ? rate[d] / mean[d] / n : 0;
+
+		if (!has[d])
+			continue;
+		if (!rate[d] || got < share[d] - 0.005 || got > share[d] + 0.005) {
+			fprintf(stderr, "blkload: %s: --rate: fio paces each direction of a mix apart, its IOs following the caps; blkload paces the job's IOs as one stream: give each direction a rate in proportion to its share of the IOs (%s: %.1f%% of the IOs, the rates give %.1f%%), or rate_iops\n",
+				cmd, dn[d], share[d] * 100, got * 100);
+			return -1;
+		}
+	}
+	if (!w->p.nbs[0] && !w->p.nbs[1] && sum % w->p.bs == 0 && sum / w->p.bs <= UINT32_MAX) {
+		w->p.rate_iops = (uint32_t)(sum / w->p.bs);
+		return 0;
+	}
+	w->p.rate_bps = sum;
 	return 0;
 }
 
@@ -1140,7 +1258,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		      const struct option *opts, bool jobfiles)
 {
 	uint32_t u32;
-	uint64_t rate[3] = { 0 };
+	uint64_t rate[3] = { 0 }, rmin[3] = { 0 }, rimin[3] = { 0 };
+	uint32_t rcycle_ms = 0;
 	const char *allowed = NULL, *numa_nodes = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	int time_based = 0;
@@ -1346,24 +1465,46 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, 100, &w->p.rwmixread) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
-		case OPT_RATE: {
+		case OPT_RATE:
 			/* fio's reads[,writes[,trims]]; one value is every direction's. */
-			char *dup = xstrdup(optarg), *at = dup, *field;
-			unsigned int d = 0;
-
-			memset(rate, 0, sizeof(rate));
-			for (; (field = strsep(&at, ",")) && !ret; d++) {
-				if (d > 2 || (*field && parse_size(field, &rate[d])))
-					ret = bad_value(opts[idx].name, optarg,
-							"bytes a second, such as 10m, or fio's READS,WRITES,TRIMS");
-			}
-			if (d == 1)
-				rate[1] = rate[2] = rate[0];
+			if (dir_values(optarg, rate, false))
+				ret = bad_value(opts[idx].name, optarg,
+						"bytes a second, such as 10m, or fio's READS,WRITES,TRIMS");
 			/* The last of rate and rate_iops wins (a command line's over a file's). */
 			w->p.rate_iops = 0;
-			free(dup);
+			break;
+		case OPT_RATE_MIN:
+			if (dir_values(optarg, rmin, false))
+				ret = bad_value(opts[idx].name, optarg,
+						"bytes a second, such as 1m, or fio's READS,WRITES,TRIMS");
+			break;
+		case OPT_RATE_IOPS_MIN:
+			if (dir_values(optarg, rimin, true))
+				ret = bad_value(opts[idx].name, optarg,
+						"IOs a second, or fio's READS,WRITES,TRIMS");
+			break;
+		case OPT_RATE_CYCLE:
+			ret = parse_u32_range(optarg, 1, 3600000, &rcycle_ms) ?
+			      bad_value(opts[idx].name, optarg, "milliseconds, 1 to 3600000") : 0;
+			break;
+		case OPT_EXITALL: {
+			int b = optarg ? fio_bool_value(optarg) : 1;
+
+			if (b < 0)
+				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
+			w->exitall = b == 1;
 			break;
 		}
+		case OPT_EXIT_WHAT:
+			if (!strcmp(optarg, "group"))
+				w->exit_what = EXIT_GROUP;
+			else if (!strcmp(optarg, "stonewall"))
+				w->exit_what = EXIT_STONEWALL;
+			else if (!strcmp(optarg, "all"))
+				w->exit_what = EXIT_ALL;
+			else
+				ret = bad_value(opts[idx].name, optarg, "group, stonewall or all");
+			break;
 		case OPT_RATE_IOPS:
 			memset(rate, 0, sizeof(rate));
 			ret = parse_u32_range(optarg, 1, UINT32_MAX, &w->p.rate_iops) ?
@@ -1783,8 +1924,10 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		if (w->p.bs < lo && !w->p.blockalign)
 			w->p.blockalign = lo;
 	}
-	if (rate_to_iops(w, rate, cmd))
+	if (rate_plan(w, rate, rmin, rimin, cmd))
 		return -1;
+	if (rcycle_ms)
+		w->p.rate_cycle_ns = rcycle_ms * 1000000ULL;
 	map_note(w, cmd);
 	/*
 	 * fio's psync, sync, pvsync, pvsync2, vsync: one IO at a time (fio

@@ -30,7 +30,7 @@ enum {
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
-	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED, OPT_RATE, OPT_VERBOSE, OPT_CMDHELP, OPT_SHOWCMD,
+	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED, OPT_RATE, OPT_RATE_MIN, OPT_RATE_IOPS_MIN, OPT_RATE_CYCLE, OPT_EXITALL, OPT_EXIT_WHAT, OPT_VERBOSE, OPT_CMDHELP, OPT_SHOWCMD,
 	OPT_NUMA_NODES, OPT_NUMA_MEM, OPT_NORANDOMMAP, OPT_BLOCKALIGN, OPT_RANDGEN,
 	OPT_BS_UNALIGNED,
 };
@@ -45,6 +45,9 @@ struct wopt {
 };
 
 struct wave_sync;
+
+/* fio's exit_what: whom a job's end stops when exitall is set anywhere. */
+enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 
 struct workload {
 	char **devs;
@@ -61,6 +64,8 @@ struct workload {
 	struct cpuset allowed;	/* fio's cpus_allowed, when have_allowed */
 	bool have_allowed;
 	bool group_reporting;	/* fio's: the group's jobs reported as one */
+	bool exitall;		/* fio's exitall: a job's end stops others (exit_what) */
+	uint8_t exit_what;	/* enum exit_what: which ones */
 	bool buffered;		/* fio's direct=0: through the page cache (userspace engines) */
 	bool sync_engine;	/* fio's psync & co: libaio at iodepth 1 */
 	unsigned int clone;	/* which copy (0: the first), set by workload_place() */

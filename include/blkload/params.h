@@ -81,7 +81,17 @@ struct bl_params {
 	bool random_map;	/* fio's random map: each block once a pass (offset.h) */
 	BL_U32 blockalign;	/* random IOs' start alignment, bytes (0: bs) */
 	BL_U64 rw_hole;		/* sequential: bytes between IOs, two's complement */
+	BL_U64 rate_bps;	/* the job's bytes a second (fio's rate); 0: no limit */
+	BL_U64 rate_min;	/* fio's rate_min, bytes a second a direction; 0: none */
+	BL_U32 rate_iops_min;	/* fio's rate_iops_min, IOs a second a direction; 0: none */
+	BL_U64 rate_cycle_ns;	/* fio's ratecycle: the rate_min window; 0: 1 s */
 };
+
+/* Whether the job's IOs are paced: a rate in IOs or in bytes a second. */
+static inline bool bl_params_paced(const struct bl_params *p)
+{
+	return p->rate_iops || p->rate_bps;
+}
 
 /* How a parameter travels: a u32, a u64, or a flag (present: true). */
 enum bl_param_kind { BL_PK_U32, BL_PK_U64, BL_PK_FLAG };
@@ -139,6 +149,10 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_RANDOM_MAP, BL_PK_FLAG, random_map, 0),
 	BL_PA(BLKLOAD_A_BLOCK_ALIGN, BL_PK_U32, blockalign, 0),
 	BL_PA(BLKLOAD_A_RW_HOLE, BL_PK_U64, rw_hole, 0),
+	BL_PA(BLKLOAD_A_RATE_BPS, BL_PK_U64, rate_bps, 0),
+	BL_PA(BLKLOAD_A_RATE_MIN, BL_PK_U64, rate_min, 0),
+	BL_PA(BLKLOAD_A_RATE_IOPS_MIN, BL_PK_U32, rate_iops_min, 0),
+	BL_PA(BLKLOAD_A_RATE_CYCLE, BL_PK_U64, rate_cycle_ns, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
 	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),
@@ -599,11 +613,20 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 	}
 	if (!nr_queues)
 		return bl_params_no(why, -BL_EINVAL, "no CPU given");
+	if (p->rate_iops && p->rate_bps)
+		return bl_params_no(why, -BL_EINVAL,
+				    "rate-iops and rate-bps together: a job has one rate");
 	if (p->rate_iops && p->rate_iops < nr_queues)
 		return bl_params_no(why, -BL_EINVAL,
 				    "rate-iops is below one IO a second per CPU queue");
-	if (p->rate_process && !p->rate_iops)
-		return bl_params_no(why, -BL_EINVAL, "rate-process without rate-iops");
+	if (p->rate_bps && p->rate_bps < nr_queues)
+		return bl_params_no(why, -BL_EINVAL,
+				    "rate-bps is below one byte a second per CPU queue");
+	if (p->rate_min && p->rate_iops_min)
+		return bl_params_no(why, -BL_EINVAL,
+				    "rate-min and rate-iops-min together: one minimum (fio refuses both too)");
+	if (p->rate_process && !bl_params_paced(p))
+		return bl_params_no(why, -BL_EINVAL, "rate-process without a rate");
 	if (p->rate_process > BLKLOAD_RATE_PROCESS_MAX || p->dist > BLKLOAD_DIST_MAX)
 		return bl_params_no(why, -BL_EINVAL, "unknown rate_process or random_distribution");
 	if (p->dist != BLKLOAD_DIST_RANDOM && bl_rw_sequential(p->rw))
@@ -727,13 +750,21 @@ static inline BL_U64 bl_params_queue_limit(const struct bl_params *p, unsigned i
 	return (share + (index < rem ? 1 : 0)) * (p->loops ? p->loops : 1);
 }
 
-/* Queue @index's share of the job's rate: the job issues rate_iops a second in all. */
-static inline BL_U32 bl_params_queue_rate(const struct bl_params *p, unsigned int index,
-					  unsigned int nr_queues)
+/* Queue @index's share of @v, a job's total over its @nr_queues queues. */
+static inline BL_U64 bl_params_share(BL_U64 v, unsigned int index, unsigned int nr_queues)
 {
-	if (!p->rate_iops)
-		return 0;
-	return p->rate_iops / nr_queues + (index < p->rate_iops % nr_queues ? 1 : 0);
+	BL_U64 share = BL_DIV64(v, nr_queues);
+
+	return share + (index < v - share * nr_queues ? 1 : 0);
 }
 
+/*
+ * Queue @index's share of the job's rate: IOs a second (rate-iops) or
+ * bytes a second (rate-bps); 0: none.
+ */
+static inline BL_U64 bl_params_queue_rate(const struct bl_params *p, unsigned int index,
+					  unsigned int nr_queues)
+{
+	return bl_params_share(p->rate_bps ? p->rate_bps : p->rate_iops, index, nr_queues);
+}
 #endif /* _BLKLOAD_PARAMS_H */

@@ -680,6 +680,69 @@ static inline const char *bl_sim_trace_rate(struct bl_sim *s)
 }
 
 /*
+ * A rate in bytes (fio's rate): an IO of bs due bs/rate s after the one
+ * before, the remainder carried: 3000 B/s of 512-byte IOs is 170.67 ms
+ * apart, so 4 IOs span exactly 512 ms; two queues each take half the rate.
+ */
+static inline const char *bl_sim_trace_rate_bytes(struct bl_sim *s)
+{
+	const char *why;
+
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
+	s->p.number_ios = 4;
+	s->p.rate_bps = 3000;
+	why = bl_sim_go(s, 100000);
+	if (why)
+		return why;
+	if (s->last_draw - s->first_draw != 512000000)
+		return "a rate of 3000 B/s did not space four 512-byte IOs 512 ms apart";
+	memset(s, 0, sizeof(*s));
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 2, 8);
+	s->p.number_ios = 8;
+	s->p.rate_bps = 6000;
+	why = bl_sim_go(s, 100000);
+	if (why)
+		return why;
+	if (s->last_draw - s->first_draw != 512000000)
+		return "6000 B/s over two queues did not give each 3000 B/s";
+	return NULL;
+}
+
+/*
+ * fio's rate_min: a device of 1 ms an IO at depth 1 does 512 KB/s of
+ * 512-byte IOs; a minimum of 1 MB/s ends the job after the two seconds of
+ * settling and one cycle (3 s, ~3000 IOs, not the 10000 asked); 256 KB/s
+ * does not.
+ */
+static inline const char *bl_sim_trace_rate_min(struct bl_sim *s)
+{
+	const char *why;
+
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 1);
+	s->service_ns = 1000000;
+	s->p.number_ios = 10000;
+	s->p.rate_min = 1000000;
+	why = bl_sim_go(s, 100000);
+	if (why)
+		return why;
+	if (s->reason != BLKLOAD_REASON_RATE_MIN)
+		return "a job below its rate_min did not end for it";
+	if (s->counted[0] < 2900 || s->counted[0] > 3100)
+		return "rate_min did not end the job after its settling and one cycle";
+	memset(s, 0, sizeof(*s));
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 1);
+	s->service_ns = 1000000;
+	s->p.number_ios = 5000;
+	s->p.rate_min = 256000;
+	why = bl_sim_go(s, 100000);
+	if (why)
+		return why;
+	if (s->reason || s->counted[0] != 5000)
+		return "a job above its rate_min did not run to its limit";
+	return NULL;
+}
+
+/*
  * verify: two queues write every unit once, wait for each other, read
  * their units back and check them; a unit corrupted on the disk between
  * the writes and the read-back fails exactly once.

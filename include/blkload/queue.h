@@ -208,7 +208,8 @@ struct bl_q {
 	const struct bl_q_sink *sink;	/* NULL: no samples */
 	unsigned int index;		/* stream number within the job */
 	BL_U64 limit;			/* IOs it issues after the ramp; ~0: no limit */
-	BL_U32 rate;			/* its share of the job's IOPS; 0: none */
+	BL_U64 rate;			/* its share of the job's rate, IOs or bytes a s */
+	BL_U32 sched_len;		/* rate units an IO: 1 (IOs), bs (bytes), 0: its length */
 	BL_U64 sched_step, sched_rem;	/* the step between two due times: ns, and 1/rate ns */
 
 	/* Written by the queue's thread alone. */
@@ -237,6 +238,10 @@ struct bl_q {
 	BL_U64 vcur;			/* the next unit the pass looks at */
 	BL_U64 sample_next, sample_last;	/* ns: the next interval's end, the last sample */
 	struct bl_sched_stats *sched;	/* rate-limited queues only (the caller's memory) */
+	BL_U64 rmin_bps;		/* its share of fio's rate_min; 0: none */
+	BL_U32 rmin_iops;		/* ... of rate_iops_min */
+	BL_U64 rmin_t;			/* the last rate_min check, 0: none yet */
+	BL_U64 rmin_bytes[BL_NR_OPS], rmin_ios[BL_NR_OPS];	/* the counts then */
 
 #ifdef __KERNEL__
 	struct u64_stats_sync sync;	/* the statistics, for readers on 32-bit */
@@ -368,10 +373,15 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	if (random && p->blockalign > p->bs && !bl_gen_set_align(&q->gen, p->blockalign / p->bs))
 		return false;
 	q->limit = bl_params_queue_limit(p, index, job->nr_queues);
+	q->rmin_bps = p->rate_min ? bl_params_share(p->rate_min, index, job->nr_queues) : 0;
+	q->rmin_iops = p->rate_iops_min ?
+		       (BL_U32)bl_params_share(p->rate_iops_min, index, job->nr_queues) : 0;
 	q->rate = bl_params_queue_rate(p, index, job->nr_queues);
 	if (q->rate) {
-		q->sched_step = BL_DIV64(1000000000ULL, q->rate);
-		q->sched_rem = 1000000000ULL - q->sched_step * q->rate;
+		/* A bs-split paced by bytes steps by each IO's own length (bl_q_pace()). */
+		q->sched_len = !p->rate_bps ? 1 : p->nbs[0] || p->nbs[1] ? 0 : p->bs;
+		q->sched_step = BL_DIV64_64(1000000000ULL * q->sched_len, q->rate);
+		q->sched_rem = 1000000000ULL * q->sched_len - q->sched_step * q->rate;
 		/* Its own stream: the offsets are those of the same job without a rate. */
 		bl_gen_init(&q->pace, p->randseed ^ 0x7061636500000000ULL, index, job->nr_queues,
 			    true, 0, 0, 1, 1);
@@ -549,15 +559,27 @@ static inline void bl_q_add_cpu(struct bl_q *q, BL_U64 ns, BL_U64 ctx)
 	BL_Q_WRITE_END(q);
 }
 
-/* A rate-limited queue's next IO is due one step (or an exponential draw) later. */
-static inline void bl_q_pace(struct bl_q *q)
+/*
+ * A rate-limited queue's next IO is due one step (or an exponential draw)
+ * after the one of @len bytes just drawn: 1/rate s, or with a rate in bytes
+ * @len/rate s (one division an IO only for a bs-split).
+ */
+static inline void bl_q_pace(struct bl_q *q, BL_U32 len)
 {
+	BL_U64 step = q->sched_step, rem = q->sched_rem;
+
+	if (!q->sched_len) {
+		BL_U64 n = (BL_U64)len * 1000000000ULL;
+
+		step = BL_DIV64_64(n, q->rate);
+		rem = n - step * q->rate;
+	}
 	if (q->p->rate_process == BLKLOAD_RATE_PROCESS_POISSON) {
-		q->sched_next += bl_dist_exp(&q->pace, q->sched_step);
+		q->sched_next += bl_dist_exp(&q->pace, step);
 		return;
 	}
-	q->sched_next += q->sched_step;
-	q->sched_acc += q->sched_rem;
+	q->sched_next += step;
+	q->sched_acc += rem;
 	if (q->sched_acc >= q->rate) {
 		q->sched_acc -= q->rate;
 		q->sched_next++;
@@ -800,7 +822,7 @@ static inline bool bl_q_draw(struct bl_q *q, BL_U64 now, struct bl_io *io)
 	io->op = (BL_U8)bl_gen_op_dist(&q->gen, &q->dist, &io->off, &io->len);
 	if (q->rate) {
 		io->sched_ns = q->sched_next;
-		bl_q_pace(q);
+		bl_q_pace(q, io->len);
 	}
 	io->readback = false;
 	/* Counted at its first attempt only, after the ramp. */
@@ -1043,6 +1065,40 @@ static inline void bl_q_dropped(struct bl_q *q, struct bl_io *io, const struct b
 }
 
 /*
+ * fio's rate_min and rate_iops_min, as its check_min_rate() does them, on
+ * the queue's share: from two seconds after the ramp, every rate cycle,
+ * each direction that did IO must have done at least that many bytes (IOs)
+ * a second in the cycle, counted in milliseconds as fio counts. True: too
+ * slow, the job ends.
+ */
+static inline bool bl_q_rate_low(struct bl_q *q, BL_U64 now)
+{
+	BL_U64 cycle = q->p->rate_cycle_ns ? q->p->rate_cycle_ns : 1000000000ULL;
+	BL_U32 spent_ms;
+	unsigned int op;
+	bool low = false;
+
+	if (now < q->count_start_ns + 2000000000ULL ||
+	    (q->rmin_t && now < q->rmin_t + cycle))
+		return false;
+	spent_ms = (BL_U32)BL_DIV64(now - q->rmin_t, 1000000);
+	for (op = 0; op < BL_NR_OPS; op++) {
+		BL_U64 b = q->s.st[op].bytes, n = q->s.st[op].ios;
+
+		if (!b)
+			continue;
+		if (q->rmin_t && spent_ms && (q->rmin_bytes[op] || q->rmin_ios[op]))
+			low |= q->rmin_bps ?
+			       BL_DIV64((b - q->rmin_bytes[op]) * 1000, spent_ms) < q->rmin_bps :
+			       BL_DIV64((n - q->rmin_ios[op]) * 1000, spent_ms) < q->rmin_iops;
+		q->rmin_bytes[op] = b;
+		q->rmin_ios[op] = n;
+	}
+	q->rmin_t = now;
+	return low;
+}
+
+/*
  * An IO reaped by its submitter at @now with @err (0: done whole, else a
  * negative errno): verify, its statistics, the stall it ended.
  */
@@ -1107,6 +1163,8 @@ static inline void bl_q_reaped(struct bl_q *q, struct bl_io *io, int err, BL_U64
 		}
 	}
 	BL_Q_WRITE_END(q);
+	if ((q->rmin_bps || q->rmin_iops) && q->phase < BL_PH_VWAIT && bl_q_rate_low(q, now))
+		q->job->ops->end(q->job, BLKLOAD_REASON_RATE_MIN);
 }
 
 /*

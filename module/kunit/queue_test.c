@@ -61,6 +61,8 @@ static void bl_queue_test_think(struct kunit *test)
 static void bl_queue_test_rate(struct kunit *test)
 {
 	BL_TRACE(test, bl_sim_trace_rate(s));
+	BL_TRACE(test, bl_sim_trace_rate_bytes(s));
+	BL_TRACE(test, bl_sim_trace_rate_min(s));
 }
 
 static void bl_queue_test_verify(struct kunit *test)

@@ -39,7 +39,9 @@ refused "allow-write is required" --dev /dev/x --rw=randwrite
 refused "multiple of" --dev /dev/x --bs=3000
 refused "no device: --dev DEVICE or --filename=DEVICE" --rw=read
 refused "has no trims" --dev /dev/x --rw=trim --allow-write --ioengine=libaio
-refused "'rate_min' is a fio I/O rate option" --dev /dev/x --rate_min=1m
+refused "'rate_ignore_thinktime' is a fio I/O rate option" --dev /dev/x --rate_ignore_thinktime=1
+refused "the minimum rate exceeds the rate" --dev /dev/x --rate=1m --rate_min=2m
+ok --dev /dev/x --rw=randrw --allow-write --rate=1m --rate_min=512k --exitall --exit_what=stonewall
 refused "the module's bios do not go through it" --dev /dev/x --direct=0 --ioengine=kernel
 refused "fio's null engine is not a block-device path" --dev /dev/x --ioengine=null
 ok --ioengine=libaio --name=a --filename=/dev/x --name=b --wait_for=a --filename=/dev/x

@@ -83,6 +83,17 @@ struct job *results_add(struct results *r, unsigned int k)
 	return r->jobs + r->n - k;
 }
 
+bool exitall_whom(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
+		  unsigned int n, unsigned int k, bool *stop)
+{
+	if (!env->exitall)
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		if (i != k && (ws[k]->exit_what != EXIT_GROUP || groupid[i] == groupid[k]))
+			stop[i] = true;
+	return ws[k]->exit_what == EXIT_ALL;
+}
+
 /* One workload of a wave, run by its own thread when several run together. */
 struct wave_run {
 	const struct engine_ops *ops;
@@ -92,7 +103,9 @@ struct wave_run {
 	unsigned int n;
 	int ret;
 	bool done;		/* engine_run() returned (atomic) */
-	volatile sig_atomic_t *stop;
+	volatile sig_atomic_t *stop;	/* its own (exitall stops some), or Ctrl-C's */
+	volatile sig_atomic_t *stops;	/* every workload's of the wave */
+	unsigned int nws;
 	struct wave_sync sync;
 	pthread_t tid;
 };
@@ -107,7 +120,8 @@ static void *wave_thread(void *arg)
 	 * the gate: the gate's lock orders the stop before their look at it).
 	 */
 	if (wr->ret && wr->sync.gate)
-		__atomic_store_n(wr->stop, 1, __ATOMIC_RELEASE);
+		for (unsigned int k = 0; k < wr->nws; k++)
+			__atomic_store_n(&wr->stops[k], 1, __ATOMIC_RELEASE);
 	wave_sync_arrive(&wr->sync);
 	__atomic_store_n(&wr->done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -146,14 +160,14 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 	     unsigned int nws, struct results *r)
 {
 	struct wave_run *wr = xcalloc(nws, sizeof(*wr));
-	volatile sig_atomic_t stop = 0;
+	volatile sig_atomic_t *stops = xcalloc(nws, sizeof(*stops));
+	bool *whom = xcalloc(nws, sizeof(*whom)), *seen = xcalloc(nws, sizeof(*seen));
 	struct wave_gate gate = {
 		.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER, .want = nws,
 	};
 	unsigned int started = 0;
 	int rc = 0;
 
-	(void)env;
 	for (unsigned int k = 0; k < nws; k++) {
 		const struct workload *w = ws[k];
 
@@ -162,7 +176,9 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 		wr[k].jobs = xcalloc(wr[k].n ? wr[k].n : 1, sizeof(*wr[k].jobs));
 		wr[k].w = *w;
 		wr[k].cw = nws == 1 ? &r->cw : NULL;
-		wr[k].stop = nws == 1 ? &interrupted : &stop;
+		wr[k].stop = nws == 1 ? &interrupted : &stops[k];
+		wr[k].stops = stops;
+		wr[k].nws = nws;
 		if (nws > 1) {
 			wr[k].sync.gate = &gate;
 			wr[k].w.sync = &wr[k].sync;
@@ -173,6 +189,8 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 	}
 	if (nws == 1) {
 		wave_thread(&wr[0]);
+		if (!wr[0].ret && exitall_whom(env, ws, groupid, 1, 0, whom))
+			r->end_all = true;
 	} else {
 		for (; started < nws; started++)
 			if (pthread_create(&wr[started].tid, NULL, wave_thread, &wr[started]))
@@ -181,7 +199,8 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 			/* Those that started go through the gate and end at once. */
 			fprintf(stderr, "blkload: cannot start a thread for job %u of the wave\n",
 				started + 1);
-			stop = 1;
+			for (unsigned int k = 0; k < nws; k++)
+				stops[k] = 1;
 			for (unsigned int k = started; k < nws; k++) {
 				wr[k].ret = -1;
 				wr[k].done = true;
@@ -191,16 +210,25 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 		for (bool all = false; !all;) {
 			struct timespec ts = { 0, 20000000 };
 
+			bool stop_all = interrupted;
+
 			all = true;
 			for (unsigned int k = 0; k < nws; k++) {
 				bool done = __atomic_load_n(&wr[k].done, __ATOMIC_ACQUIRE);
 
 				all &= done;
 				if (done && wr[k].ret)
-					__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+					stop_all = true;
+				/* fio's exitall: an end stops those its exit_what names. */
+				if (done && !seen[k]) {
+					seen[k] = true;
+					if (!wr[k].ret && exitall_whom(env, ws, groupid, nws, k, whom))
+						r->end_all = true;
+				}
 			}
-			if (interrupted)
-				__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+			for (unsigned int k = 0; k < nws; k++)
+				if (stop_all || whom[k])
+					__atomic_store_n(&stops[k], 1, __ATOMIC_RELEASE);
 			if (!all)
 				nanosleep(&ts, NULL);
 		}
@@ -226,6 +254,7 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 			out[i].logs = &w->logs;
 			out[i].group_reporting = w->group_reporting;
 			region_note(w, r, &out[i]);
+			job_rate_min_note(&out[i], w->name);
 			if ((out[i].error || job_errors(&out[i])) && rc >= 0)
 				rc = 1;
 		}
@@ -233,6 +262,9 @@ int eng_wave(const struct wave_env *env, struct workload **ws, const uint32_t *g
 	for (unsigned int k = 0; k < nws; k++)
 		free(wr[k].jobs);
 	free(wr);
+	free((void *)stops);
+	free(whom);
+	free(seen);
 	return rc;
 }
 
@@ -454,7 +486,7 @@ static int queue_init(struct eng_run *run, struct eng_job *job, struct eng_queue
 	q->job = job;
 	q->cpu = cpu;
 	if (!bl_q_init(&q->q, &job->core, index,
-		       p->rate_iops ? xcalloc(1, sizeof(struct bl_sched_stats)) : NULL,
+		       bl_params_paced(p) ? xcalloc(1, sizeof(struct bl_sched_stats)) : NULL,
 		       &sample_sink))
 		return -1;
 	q->slots = xcalloc(p->iodepth, sizeof(*q->slots));

@@ -174,6 +174,7 @@ struct results {
 	struct cpu_window cw;
 	unsigned int waves;
 	bool detached;		/* a second Ctrl-C: the jobs left running, no report */
+	bool end_all;		/* fio's exit_what=all: no wave after this one */
 };
 
 /* @k more jobs at the end of @r, zeroed. */
@@ -185,7 +186,16 @@ struct wave_env {
 	struct nl_sock *ev;	/* its job-done events, or NULL */
 	bool json;		/* the report is JSON: status lines go to stderr */
 	bool pretty;		/* ... indented */
+	bool exitall;		/* fio's exitall, set on a job of the run */
 };
+
+/*
+ * fio's exitall: workload @k of a wave of @n (@ws, their @groupid) ended;
+ * marks in @stop the workloads its exit_what names: its reporting group's,
+ * or all of the wave's. True when the run ends with it (exit_what=all).
+ */
+bool exitall_whom(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
+		  unsigned int n, unsigned int k, bool *stop);
 
 /*
  * The checks of a run of @w on @ops that need no device nor module (params.h

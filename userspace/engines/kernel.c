@@ -131,6 +131,37 @@ static int quiet_ms(const struct job *jobs, unsigned int n)
 }
 
 /*
+ * fio's exitall: each job of @jobs seen done for the first time stops the
+ * running jobs of the workloads its exit_what names (@wl: each job's
+ * workload); exit_what=all also ends the run after this wave.
+ */
+static void exitall_stop(const struct wave_env *env, struct workload **ws,
+			 const uint32_t *groupid, unsigned int nws, const uint32_t *ids,
+			 const struct job *jobs, unsigned int n, const unsigned int *wl, bool *ended, bool *whom,
+			 struct results *r)
+{
+	bool any = false;
+
+	if (!env->exitall)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		if (ended[i] || jobs[i].state != BLKLOAD_STATE_DONE)
+			continue;
+		ended[i] = true;
+		if (exitall_whom(env, ws, groupid, nws, wl[i], whom))
+			r->end_all = true;
+		any = true;
+	}
+	for (unsigned int i = 0; any && i < n; i++) {
+		/* Asked once: then stopping; its own end stops whom it names, as in fio. */
+		if (!whom[wl[i]] || jobs[i].state != BLKLOAD_STATE_RUNNING)
+			continue;
+		if (job_simple(env->nl, BLKLOAD_CMD_JOB_STOP, ids[i]))
+			bl_nl_perror(env->nl, "stop");
+	}
+}
+
+/*
  * A wave of workloads @ws on the module: their jobs made, started together
  * and waited for. With nothing to show while they run (no terminal, no
  * --status-interval), it does not read them every second: it sleeps on
@@ -160,6 +191,8 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 	double last_read = 0;
 	struct series *ser;
 	size_t *shown = NULL;
+	unsigned int *wl;	/* each job's workload */
+	bool *ended, *whom;	/* exitall: ends seen, workloads to stop */
 	int done, rc = -1;
 
 	/* The wave ends with its longest job: ramp, runtime, drain of the longest. */
@@ -176,10 +209,14 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 	}
 	ids = xcalloc(total, sizeof(*ids));
 	ser = xcalloc(total, sizeof(*ser));
+	wl = xcalloc(total, sizeof(*wl));
+	ended = xcalloc(total, sizeof(*ended));
+	whom = xcalloc(nws, sizeof(*whom));
 	for (unsigned int i = 0; i < nws; i++)
 		for (unsigned int d = 0; d < ws[i]->nr_devs; d++, n++) {
 			bool smp;
 
+			wl[n] = i;
 			if (job_new(nl, ws[i], ws[i]->devs[d], &ids[n], &smp)) {
 				if (nws > 1)
 					fprintf(stderr, "blkload: in job [%s]\n", ws[i]->name);
@@ -212,6 +249,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			live = n - (unsigned int)done;
 			told = 0;
 			last_read = now_s();
+			exitall_stop(env, ws, groupid, nws, ids, jobs, n, wl, ended, whom, r);
 		}
 		read = true;
 		if ((unsigned int)done == n) {
@@ -263,7 +301,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			 * error), or for the rings; awake every second for
 			 * Ctrl-C.
 			 */
-			if (ev && !tty && !agg.status_ns && !stopped &&
+			if (ev && !tty && !agg.status_ns && !stopped && !env->exitall &&
 			    (!agg.p.runtime_ns || now_s() - t0 < (agg.p.startdelay_ns + agg.p.ramp_ns +
 								  agg.p.runtime_ns) / 1e9)) {
 				double span = quiet_ms(jobs, n) / 1e3;
@@ -301,6 +339,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			out[i].name = ws[k]->name;
 			out[i].group_reporting = ws[k]->group_reporting;
 			region_note(ws[k], r, &out[i]);
+			job_rate_min_note(&out[i], ws[k]->name);
 			out[i].logs = &ws[k]->logs;
 			if (job_failed(&out[i]) && rc == 0)
 				rc = 1;
@@ -320,6 +359,9 @@ out:
 	free(ser);
 	free(shown);
 	free(ids);
+	free(wl);
+	free(ended);
+	free(whom);
 	return rc;
 }
 

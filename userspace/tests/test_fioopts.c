@@ -98,7 +98,7 @@ TEST(verdicts)
 	EXPECT_EQ(FIO_TAKE, fio_opt_check(fio_opt_find("disk_util"), "disk_util", "0", "x", true));
 	EXPECT_EQ(FIO_IGNORE, fio_opt_check(fio_opt_find("directory"), "directory", "/a", "x", true));
 	EXPECT_EQ(FIO_IGNORE, fio_opt_check(fio_opt_find("directory"), "directory", "/b", "x", true));
-	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("rate_min"), "rate_min", "1m", "x", true));
+	EXPECT_EQ(FIO_REFUSE, fio_opt_check(fio_opt_find("rate_ignore_thinktime"), "rate_ignore_thinktime", "1", "x", true));
 	stderr = saved;
 	fclose(f);
 	/* The file option warned once. */

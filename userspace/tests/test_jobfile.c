@@ -121,7 +121,7 @@ TEST(errors_name_the_line)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{ "[a]\nrw=read\nrate_min=5m\n", ":3: 'rate_min' is a fio I/O rate option that blkload does not have yet" },
+		{ "[a]\nrw=read\nrate_ignore_thinktime=1\n", ":3: 'rate_ignore_thinktime' is a fio I/O rate option that blkload does not have yet" },
 		{ "[a]\nsqthread_poll_cpu=1\n", ":2: 'sqthread_poll_cpu' is an option of fio's io_uring" },
 		{ "[a]\nparse-only\n", ":2: 'parse_only' is one of fio's command-line options" },
 		{ "[a]\nprofile=tiobench\n", ":2: 'profile' names one of fio's predefined workloads" },

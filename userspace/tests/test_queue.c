@@ -68,6 +68,16 @@ TEST(rate_spaces_ios)
 	TRACE(bl_sim_trace_rate(s));
 }
 
+TEST(rate_in_bytes)
+{
+	TRACE(bl_sim_trace_rate_bytes(s));
+}
+
+TEST(rate_min_ends_a_slow_job)
+{
+	TRACE(bl_sim_trace_rate_min(s));
+}
+
 /* Refusals reaped after a limit's drain began go again: exact counts still. */
 TEST(limit_exact_with_refusals_at_completion)
 {

@@ -299,36 +299,52 @@ TEST(bssplit)
 }
 
 /*
- * fio's rate: bytes a second of the job's one direction, as IOs of bs; the
- * last of rate and rate_iops wins; 0 is no limit; refused on a mix, over
- * two devices, for a part of an IO, with a fourth field.
+ * fio's rate: bytes a second, as IOs of bs when exact (rate-iops), else as
+ * bytes (rate-bps: fractions of an IO, splits); a mix when its directions'
+ * rates keep its shares, paced at their sum; the last of rate and rate_iops
+ * wins; 0 is no limit; refused over two devices, with a fourth field, on a
+ * mix whose rates do not keep its shares or leave a direction free.
  */
 TEST(rate_as_rate_iops)
 {
 	static const struct {
-		const char *a[4];
+		const char *a[5];
 		int ret;
 		uint32_t iops;
+		uint64_t bps;
 	} cases[] = {
-		{ { "--rw=randread", "--rate=1m" }, 0, 256 },
-		{ { "--rw=write", "--bs=8k", "--rate=,8m", "--allow-write" }, 0, 1024 },
-		{ { "--rw=write", "--rate=1m," }, 0, 0 },	/* only reads limited */
-		{ { "--rate=1m", "--rate_iops=5" }, 0, 5 },
-		{ { "--rate_iops=5", "--rate=1m" }, 0, 256 },
-		{ { "--rate=0" }, 0, 0 },
-		{ { "--rw=randrw", "--rate=1m" }, -1, 0 },
-		{ { "--rate=6000" }, -1, 0 },
-		{ { "--rate=1m,2m,3m,4m" }, -1, 0 },
+		{ { "--rw=randread", "--rate=1m" }, 0, 256, 0 },
+		{ { "--rw=write", "--bs=8k", "--rate=,8m", "--allow-write" }, 0, 1024, 0 },
+		{ { "--rw=write", "--rate=1m," }, 0, 0, 0 },	/* only reads limited */
+		{ { "--rate=1m", "--rate_iops=5" }, 0, 5, 0 },
+		{ { "--rate_iops=5", "--rate=1m" }, 0, 256, 0 },
+		{ { "--rate=0" }, 0, 0, 0 },
+		/* fio's 1mbs_clients: 1250 KiB/s of 4k reads is 312.5 IOs a second. */
+		{ { "--rate=1250k" }, 0, 0, 1280000 },
+		{ { "--rate=6000" }, 0, 0, 6000 },
+		/* Each direction 1m at 50/50: 2m in all, 512 IOs a second. */
+		{ { "--rw=randrw", "--rate=1m" }, 0, 512, 0 },
+		/* fio's exitwhat: 300 B/s each way of a 50/50 mix. */
+		{ { "--rw=randrw", "--rate=300,300,300" }, 0, 0, 600 },
+		{ { "--rw=randrw", "--rwmixread=70", "--rate=7m,3m" }, 0, 2560, 0 },
+		{ { "--rw=randrw", "--bssplit=4k/100,16k/100", "--rate=1m,4m", "--allow-write" },
+		  0, 0, 5 << 20 },
+		{ { "--rw=randrw", "--rwmixread=70", "--rate=1m" }, -1, 0, 0 },
+		{ { "--rw=randrw", "--rate=1m," }, -1, 0, 0 },
+		{ { "--rw=randread", "--bssplit=4k/50:8k/50", "--rate=6m" }, 0, 0, 6 << 20 },
+		{ { "--rate=1m,2m,3m,4m" }, -1, 0, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct workload w;
 
 		EXPECT_EQ(cases[i].ret, parse(&w, "--dev", "/dev/x", cases[i].a[0], cases[i].a[1],
-					      cases[i].a[2], cases[i].a[3], NULL))
+					      cases[i].a[2], cases[i].a[3], cases[i].a[4], NULL))
 			TH_LOG("case %zu", i);
-		if (!cases[i].ret)
+		if (!cases[i].ret) {
 			EXPECT_EQ(cases[i].iops, w.p.rate_iops) TH_LOG("case %zu", i);
+			EXPECT_EQ(cases[i].bps, w.p.rate_bps) TH_LOG("case %zu", i);
+		}
 		workload_free(&w);
 	}
 	{
@@ -337,6 +353,50 @@ TEST(rate_as_rate_iops)
 		EXPECT_EQ(-1, parse(&w, "--filename=/dev/x:/dev/y", "--rate=1m", NULL));
 		workload_free(&w);
 	}
+}
+
+/*
+ * fio's rate_min and rate_iops_min: one value over the job's directions
+ * (fio's form, a value for each, when they agree), rate_min wins; ratecycle
+ * in ms; exitall and exit_what.
+ */
+TEST(rate_min_and_exitall)
+{
+	struct workload w;
+
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--ratemin=1024", "--rate=4k",
+			   "--ratecycle=500", "--exitall", "--exit_what=stonewall", NULL));
+	EXPECT_EQ(1024, w.p.rate_min);
+	EXPECT_EQ(0, w.p.rate_iops_min);
+	EXPECT_EQ(500000000ULL, w.p.rate_cycle_ns);
+	EXPECT_TRUE(w.exitall);
+	EXPECT_EQ(EXIT_STONEWALL, w.exit_what);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rw=randrw", "--rate_iops_min=5,5", NULL));
+	EXPECT_EQ(5, w.p.rate_iops_min);
+	EXPECT_EQ(0, w.p.rate_cycle_ns);
+	EXPECT_FALSE(w.exitall);
+	EXPECT_EQ(EXIT_GROUP, w.exit_what);
+	workload_free(&w);
+	/* Only reads: the writes' value is not the job's. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--rate_min=1m,2m", NULL));
+	EXPECT_EQ(1 << 20, w.p.rate_min);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rw=randrw", "--rate_min=1m,2m", NULL));
+	workload_free(&w);
+	/* fio's refusals: both minimums; a minimum above the rate. */
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--ratemin=1m", "--rate_iops_min=5", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--ratemin=2m", "--rate=1m", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate_iops_min=20", "--rate_iops=10", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--exit_what=some", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--ratecycle=0", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--filename=/dev/x:/dev/y", "--ratemin=1m", NULL));
+	workload_free(&w);
 }
 
 /*
@@ -557,7 +617,7 @@ TEST(fio_options_refused)
 		{ "--direct=2", NULL }, { "--verify=md5", NULL }, { "--cpus_allowed=0-1", NULL },
 		{ "--cpus_allowed=x", NULL }, { "--numjobs=0", NULL },
 		{ "--cpus_allowed_policy=other", NULL },
-		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_min=5m", NULL },
+		{ "--filename=/dev/a::/dev/b", NULL }, { "--bogus", NULL }, { "--rate_ignore_thinktime=1", NULL },
 		{ "--verify", NULL }, { "--time_based=2", NULL }, { "--norandommap=2", NULL },
 	};
 
@@ -677,7 +737,7 @@ TEST(filesize_on_a_device)
 TEST(fio_refusals_say_why)
 {
 	static const char *const cases[][2] = {
-		{ "--rate_min=1m", "'rate_min' is a fio I/O rate option that blkload does not have yet" },
+		{ "--rate_ignore_thinktime", "'rate_ignore_thinktime' is a fio I/O rate option that blkload does not have yet" },
 		{ "--buffered=x", "--buffered 'x': a bool" },
 		{ "-cmd_type=nvme", "'cmd_type' is an option of fio's io_uring_cmd" },
 		{ "--steadystate=iops:1%", "'steadystate' is a fio steady state option" },
@@ -686,7 +746,7 @@ TEST(fio_refusals_say_why)
 		{ "-sqthread_poll=1", "'sqthread_poll=1': blkload's io_uring engine submits from its own thread" },
 		{ "--profile=act", "'profile' names one of fio's predefined workloads" },
 		{ "--end_fsync=1", "'end_fsync=1': blkload's direct IO leaves nothing to flush" },
-		{ "--exitall", "'exitall': blkload's jobs run to their own ends" },
+		{ "--exitall_on_error", "'exitall_on_error': an error ends only the job that had it" },
 		{ "--refill_buffers", "'refill_buffers' is a fio buffer option that blkload does not have yet" },
 		{ "--create_only=1", "'create_only=1': blkload does the job's IO" },
 		{ "--randrepeat=maybe", "--randrepeat 'maybe': a bool" },
