@@ -194,6 +194,10 @@ step "bash completion from the option tables: run --r<TAB>, --rw values, help = 
 	scripts/tests/test_completion.sh
 step "fio's --parse-only on the host: fio's shapes accepted, what a run refuses refused with its reason" \
 	scripts/tests/test_parse_only.sh
+step "fio's own example job files (fio-examples): at least the floor reach the device, none has an unknown option" \
+	scripts/tests/test_fio_examples.sh
+step "the fio-examples check fails without the examples (no verdict from no test)" \
+	bash -c '! FIO_EXAMPLES=/nonexistent scripts/tests/test_fio_examples.sh >/dev/null'
 step "blkload(8) from the CLI: renders clean, names every command and option" \
 	scripts/tests/test_man.sh
 step "Debian packages build with Debian's tooling (make deb; installed by test_pkg_02 in the guest (make check-pkg))" \

@@ -19,8 +19,8 @@ pkgs=(
 	qemu-system-x86 busybox-static iproute2 util-linux procps file
 	# Ceph in the guest, librbd and the comparison engines
 	ceph-mon ceph-osd ceph-common librbd-dev librados-dev liburing-dev fio
-	# tests and checks
-	valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
+	# tests and checks (fio-examples: fio's own job files, run by the tests)
+	fio-examples valgrind jq e2fsprogs libjson-c-dev dmsetup kmod
 	# the write guard's tests: an LVM2 PV and a LUKS header on a guest device
 	lvm2 cryptsetup-bin
 	# many hosts: the recipes run in the guest (pdsh exec, Ansible local)
