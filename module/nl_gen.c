@@ -60,6 +60,11 @@ static struct netlink_range_validation blkload_batch_complete_range = {
 	.max = 65536,
 };
 
+static struct netlink_range_validation blkload_rate_cycle_range = {
+	.min = 1000000,
+	.max = 3600000000000,
+};
+
 const struct nla_policy blkload_sample_nl_policy[BLKLOAD_A_SAMPLE_MAX + 1] = {
 	[BLKLOAD_A_SAMPLE_INDEX] = { .type = NLA_U64, },
 	[BLKLOAD_A_SAMPLE_TIME] = { .type = NLA_U64, },
@@ -233,5 +238,5 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RATE_BPS] = { .type = NLA_U64, },
 	[BLKLOAD_A_RATE_MIN] = { .type = NLA_U64, },
 	[BLKLOAD_A_RATE_IOPS_MIN] = { .type = NLA_U32, },
-	[BLKLOAD_A_RATE_CYCLE] = { .type = NLA_U64, },
+	[BLKLOAD_A_RATE_CYCLE] = NLA_POLICY_FULL_RANGE(NLA_U64, &blkload_rate_cycle_range),
 };

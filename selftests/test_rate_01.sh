@@ -8,7 +8,7 @@
 # the latency from each IO's scheduled time carries the queueing the
 # submission latency does not; the userspace engines pace the same way.
 # fio's rate in bytes, beside real fio: a rate of no whole number of IOs a
-# second (fio's 1mbs_clients example: 312.5 reads a second) and a mix with
+# second (1250k of 4k reads: 312.5 reads a second) and a mix with
 # a rate each way; fio's rate_min ends a job below it with fio's error, as
 # fio ends it; fio's exitall and exit_what, on fio's own exitwhat.fio.
 . "$(dirname "$0")/lib.sh"
@@ -183,7 +183,12 @@ ok &= abs(m["read"]["iops"] + m["write"]["iops"] - 128) <= 128 / 20
 ok &= abs(r - (r + w) / 2) <= 4 * ((r + w) / 4) ** 0.5
 ok &= job("r-kernel.json").get("rate_bps") == 1280000
 ok &= job("m.json").get("rate_iops") == 128
-sys.exit(0 if ok else 1)' "$tmp"
+sys.exit(0 if ok else 1)' "$tmp" || return 1
+	# Under one IO a second (fio's 1mbs_clients rate=1250: bytes), time based:
+	# the job's time is its runtime, idle or not, as fio's (it was its last IO's).
+	blkload -j run --dev /dev/nullb0 --rw read --rate 1250 --time_based --runtime 3 |
+		bl_json 'abs(d["jobs"][0]["job_runtime"] - 3000) <= 300' \
+			'd["jobs"][0]["read"]["iops"] < 1'
 }
 bl_check "fio's rate in bytes: 312.5 IOPS (1250k of 4k) and 64+64 (256k each way) within 5%, as real fio" \
 	bytes_rate
@@ -196,6 +201,10 @@ rate_min() {
 	local e t0
 	bl_refused "minimum rate exceeds the rate" blkload run --dev /dev/nullb0 --rate 1m \
 		--ratemin 2m --time_based --runtime 1 || return 1
+	# Above its minimum on two queues (each paced at 1m, its share 512k): runs to its end.
+	blkload -j run --dev /dev/nullb0 --rw randread --cpus 0-1 --rate 2m --ratemin 1m \
+		--time_based --runtime 4 | bl_json 'd["jobs"][0]["done_reason"] == "runtime"' \
+		'd["jobs"][0]["error"] == 0' || return 1
 	bl_nullb nr_devices=2 gb=1 irqmode=2 completion_nsec=2000000 memory_backed=0 || return 1
 	for e in kernel io_uring; do
 		if blkload -j run --engine $e --dev /dev/nullb0 --rw randread --ratemin 4m \
@@ -253,11 +262,17 @@ ok &= by["slow1"]["read"]["total_ios"] == 1000 and by["slow2"]["write"]["total_i
 ok &= all(j["done_reason"] == "stopped" for j in jobs if not j["jobname"].startswith("slow"))
 ok &= len(json.load(open(t + "/x.json"))["jobs"]) >= 1
 sys.exit(0 if ok else 1)' "$tmp" || return 1
-	# The module: a job that ends stops its group (exit_what's default).
+	# The module: a job that ends stops its group (exit_what's default), not
+	# another group; with exit_what=all, no later wave runs.
 	blkload -j run --exitall --name=a --dev /dev/nullb0 --number_ios 2000 \
-		--name=b --dev /dev/nullb0 --time_based --runtime 120 >"$tmp/k.json" || return 1
+		--name=b --dev /dev/nullb0 --time_based --runtime 120 \
+		--name=c --new_group --dev /dev/nullb1 --time_based --runtime 4 >"$tmp/k.json" || return 1
 	bl_json 'd["jobs"][1]["done_reason"] == "stopped"' 'd["jobs"][1]["elapsed"] < 60' \
-		'd["jobs"][0]["read"]["total_ios"] == 2000' <"$tmp/k.json"
+		'd["jobs"][0]["read"]["total_ios"] == 2000' \
+		'd["jobs"][2]["done_reason"] == "runtime"' <"$tmp/k.json" || return 1
+	blkload -j run --exitall --name=a --dev /dev/nullb0 --number_ios 100 --exit_what=all \
+		--name=b --stonewall --dev /dev/nullb0 --number_ios 100 >"$tmp/k2.json" || return 1
+	bl_json 'len(d["jobs"]) == 1' 'd["jobs"][0]["jobname"] == "a"' <"$tmp/k2.json"
 }
 bl_check "fio's exitall/exit_what: exitwhat.fio as shipped (engines), and on the module" exitall
 bl_check "nothing left" bl_clean

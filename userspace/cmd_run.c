@@ -648,6 +648,12 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		nl_open = true;
 	}
 	if (detached) {
+		for (unsigned int i = 0; i < p.nw; i++)
+			if (p.w[i].exitall) {
+				fprintf(stderr, "blkload: %s: exitall: start leaves its jobs running with nobody to stop the others when one ends; use run\n",
+					cmd);
+				goto out;
+			}
 		/* Every workload on one engine (checked above: the kernel alone starts). */
 		rc = engine_find(w0->engine)->start(&env, p.w, p.nw);
 		goto out;

@@ -174,10 +174,11 @@ void job_rate_min_note(struct job *j, const char *name)
 {
 	if (j->reason != BLKLOAD_REASON_RATE_MIN)
 		return;
-	fprintf(stderr, "blkload: %s: rate_min=%" PRIu64 "%s not met in a ratecycle of %.3g s (on one CPU queue's share): the job ended\n",
+	fprintf(stderr, "blkload: %s: %s=%" PRIu64 "%s not met in a ratecycle of %.3g s (on one CPU queue's share): the job ended\n",
 		name ? name : j->path ? j->path : "job",
+		j->p.rate_min ? "rate_min" : "rate_iops_min",
 		j->p.rate_min ? j->p.rate_min : j->p.rate_iops_min,
-		j->p.rate_min ? "B/s" : " IOPS (rate_iops_min)",
+		j->p.rate_min ? "B/s" : "",
 		(j->p.rate_cycle_ns ? j->p.rate_cycle_ns : 1000000000ULL) / 1e9);
 	if (!j->error)
 		j->error = -EIO;

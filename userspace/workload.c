@@ -913,22 +913,27 @@ static bool fio_sync_engine(const char *name)
 }
 
 /*
- * fio's per-direction form READS[,WRITES[,TRIMS]] into @v: one value is
- * every direction's, an empty field none; sizes (bytes) or, @count, plain
+ * fio's per-direction form READS[,WRITES[,TRIMS]] into @v: an empty field
+ * is none, and the last value given, not ended by a comma, is the next
+ * directions' too (fio's rule: rate=1m is every direction's, rate=1m,2m
+ * gives trims 2m, rate=1m, only reads); sizes (bytes) or, @count, plain
  * numbers. -1 if bad.
  */
 static int dir_values(const char *s, uint64_t v[3], bool count)
 {
-	char *dup = xstrdup(s), *at = dup, *field;
+	char *dup = xstrdup(s), *at = dup, *field = NULL;
 	unsigned int d = 0;
 	int ret = 0;
+	bool last = false;
 
 	memset(v, 0, 3 * sizeof(*v));
-	for (; (field = strsep(&at, ",")) && !ret; d++)
+	for (; (field = strsep(&at, ",")) && !ret; d++) {
+		last = *field;
 		if (d > 2 || (*field && (count ? parse_u64(field, &v[d]) : parse_size(field, &v[d]))))
 			ret = -1;
-	if (!ret && d == 1)
-		v[1] = v[2] = v[0];
+	}
+	for (; !ret && last && d && d < 3; d++)
+		v[d] = v[d - 1];
 	free(dup);
 	return ret;
 }
@@ -989,8 +994,8 @@ static int rate_plan(struct workload *w, const uint64_t rate[3], const uint64_t 
 	for (int d = 0; d < 3; d++)
 		if ((rate[d] && rate[d] < rmin[d]) ||
 		    (w->p.rate_iops && d == first_dir(has) && w->p.rate_iops < rimin[d])) {
-			fprintf(stderr, "blkload: %s: the minimum rate exceeds the rate (%s; fio's rule)\n",
-				cmd, dn[d]);
+			fprintf(stderr, "blkload: %s: the minimum rate exceeds the rate (%s: rate %" PRIu64 ", rate_min %" PRIu64 ", rate_iops %u, rate_iops_min %" PRIu64 "; fio's rule)\n",
+				cmd, dn[d], rate[d], rmin[d], w->p.rate_iops, rimin[d]);
 			return -1;
 		}
 	for (int d = 0; d < 3; d++) {
@@ -1041,7 +1046,9 @@ static int rate_plan(struct workload *w, const uint64_t rate[3], const uint64_t 
 			return -1;
 		}
 	}
-	if (!w->p.nbs[0] && !w->p.nbs[1] && sum % w->p.bs == 0 && sum / w->p.bs <= UINT32_MAX) {
+	/* As IOs only where each queue has one a second at least (else rate-iops would be refused). */
+	if (!w->p.nbs[0] && !w->p.nbs[1] && sum % w->p.bs == 0 && sum / w->p.bs <= UINT32_MAX &&
+	    sum / w->p.bs >= (w->have_cpus ? cpuset_count(&w->cpus) : 1)) {
 		w->p.rate_iops = (uint32_t)(sum / w->p.bs);
 		return 0;
 	}
@@ -1926,7 +1933,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (rate_plan(w, rate, rmin, rimin, cmd))
 		return -1;
-	if (rcycle_ms)
+	/* Only with a minimum to check: a module before it then takes the rest. */
+	if (rcycle_ms && (w->p.rate_min || w->p.rate_iops_min))
 		w->p.rate_cycle_ns = rcycle_ms * 1000000ULL;
 	map_note(w, cmd);
 	/*

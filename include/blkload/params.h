@@ -622,6 +622,10 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 	if (p->rate_bps && p->rate_bps < nr_queues)
 		return bl_params_no(why, -BL_EINVAL,
 				    "rate-bps is below one byte a second per CPU queue");
+	if ((p->rate_min && p->rate_min < nr_queues) ||
+	    (p->rate_iops_min && p->rate_iops_min < nr_queues))
+		return bl_params_no(why, -BL_EINVAL,
+				    "rate-min or rate-iops-min is below one (byte or IO) a second per CPU queue");
 	if (p->rate_min && p->rate_iops_min)
 		return bl_params_no(why, -BL_EINVAL,
 				    "rate-min and rate-iops-min together: one minimum (fio refuses both too)");

@@ -705,6 +705,20 @@ static inline const char *bl_sim_trace_rate_bytes(struct bl_sim *s)
 		return why;
 	if (s->last_draw - s->first_draw != 512000000)
 		return "6000 B/s over two queues did not give each 3000 B/s";
+	/* A bs-split steps by each IO's own length: the same spacing, carried per IO. */
+	memset(s, 0, sizeof(*s));
+	bl_sim_params(s, BLKLOAD_RW_RANDREAD, 1, 8);
+	s->p.number_ios = 4;
+	s->p.rate_bps = 3000;
+	s->p.nbs[0] = 1;
+	s->p.bss[0][0].lo = BL_SIM_BS;
+	s->p.bss[0][0].hi = BL_SIM_BS;
+	s->p.bss[0][0].cum = 100;
+	why = bl_sim_go(s, 100000);
+	if (why)
+		return why;
+	if (s->qs[0].q.sched_len || s->last_draw - s->first_draw != 512000000)
+		return "a bs-split's rate in bytes did not step by each IO's length";
 	return NULL;
 }
 

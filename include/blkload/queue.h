@@ -232,6 +232,7 @@ struct bl_q {
 	BL_U64 count_start_ns;		/* the ramp's actual end: counting starts */
 	BL_U64 progress_ns;		/* the last reap, or IO sent after idleness */
 	BL_U64 last_done_ns;		/* the last reap of an IO */
+	BL_U64 time_end_ns;		/* ended by time (runtime, a stop): then; else 0 */
 	BL_U64 work_end_ns;		/* the workload's end, before a read-back pass */
 	BL_U64 end_ns;			/* its end, once DONE */
 	BL_U64 depth_t;			/* the last time its in-flight level was counted */
@@ -601,7 +602,13 @@ static inline unsigned int bl_q_drain(struct bl_q *q, BL_U32 reason)
 /* The time the queue's own work ended: its last reap, or @now. */
 static inline BL_U64 bl_q_work_end(const struct bl_q *q, BL_U64 now)
 {
-	return q->p->no_lat || !q->last_done_ns ? now : q->last_done_ns;
+	BL_U64 end = q->p->no_lat || !q->last_done_ns ? now : q->last_done_ns;
+
+	/*
+	 * Ended by time, the time it waited counts too (a paced or thinking
+	 * queue idle at its runtime's end, or at a stop), as fio's runtime.
+	 */
+	return q->time_end_ns > end ? q->time_end_ns : end;
 }
 
 /* DONE: the end time and the last sample before it is published. */
@@ -659,10 +666,12 @@ static inline unsigned int bl_q_tick(struct bl_q *q, BL_U64 now, bool stop)
 	case BL_PH_RUN:
 	case BL_PH_THINK:
 		if (stop) {
+			q->time_end_ns = now;
 			act |= bl_q_drain(q, 0);
 			break;
 		}
 		if (q->end && now >= q->end) {
+			q->time_end_ns = q->end;
 			act |= bl_q_drain(q, BLKLOAD_REASON_RUNTIME);
 			break;
 		}
@@ -1163,8 +1172,11 @@ static inline void bl_q_reaped(struct bl_q *q, struct bl_io *io, int err, BL_U64
 		}
 	}
 	BL_Q_WRITE_END(q);
-	if ((q->rmin_bps || q->rmin_iops) && q->phase < BL_PH_VWAIT && bl_q_rate_low(q, now))
+	/* Only while it works, as fio checks inside its IO loop: never a drain's tail. */
+	if ((q->rmin_bps || q->rmin_iops) && bl_q_working(q) && bl_q_rate_low(q, now)) {
+		q->job->ops->error(q->job, -EIO);
 		q->job->ops->end(q->job, BLKLOAD_REASON_RATE_MIN);
+	}
 }
 
 /*

@@ -131,9 +131,10 @@ static int quiet_ms(const struct job *jobs, unsigned int n)
 }
 
 /*
- * fio's exitall: each job of @jobs seen done for the first time stops the
- * running jobs of the workloads its exit_what names (@wl: each job's
- * workload); exit_what=all also ends the run after this wave.
+ * fio's exitall: each workload whose jobs (one a device, @wl: each job's
+ * workload) are all seen done for the first time stops the running jobs of
+ * the workloads its exit_what names; exit_what=all also ends the run after
+ * this wave.
  */
 static void exitall_stop(const struct wave_env *env, struct workload **ws,
 			 const uint32_t *groupid, unsigned int nws, const uint32_t *ids,
@@ -144,10 +145,18 @@ static void exitall_stop(const struct wave_env *env, struct workload **ws,
 
 	if (!env->exitall)
 		return;
+	/* A workload (fio's job) ends with the last of its devices' jobs. */
 	for (unsigned int i = 0; i < n; i++) {
+		bool all = true;
+
 		if (ended[i] || jobs[i].state != BLKLOAD_STATE_DONE)
 			continue;
-		ended[i] = true;
+		for (unsigned int k = 0; k < n && all; k++)
+			all = wl[k] != wl[i] || jobs[k].state == BLKLOAD_STATE_DONE;
+		if (!all)
+			continue;
+		for (unsigned int k = 0; k < n; k++)
+			ended[k] |= wl[k] == wl[i];
 		if (exitall_whom(env, ws, groupid, nws, wl[i], whom))
 			r->end_all = true;
 		any = true;

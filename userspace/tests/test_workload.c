@@ -319,7 +319,7 @@ TEST(rate_as_rate_iops)
 		{ { "--rate=1m", "--rate_iops=5" }, 0, 5, 0 },
 		{ { "--rate_iops=5", "--rate=1m" }, 0, 256, 0 },
 		{ { "--rate=0" }, 0, 0, 0 },
-		/* fio's 1mbs_clients: 1250 KiB/s of 4k reads is 312.5 IOs a second. */
+		/* 1250 KiB/s of 4k reads is 312.5 IOs a second. */
 		{ { "--rate=1250k" }, 0, 0, 1280000 },
 		{ { "--rate=6000" }, 0, 0, 6000 },
 		/* Each direction 1m at 50/50: 2m in all, 512 IOs a second. */
@@ -333,6 +333,10 @@ TEST(rate_as_rate_iops)
 		{ { "--rw=randrw", "--rate=1m," }, -1, 0, 0 },
 		{ { "--rw=randread", "--bssplit=4k/50:8k/50", "--rate=6m" }, 0, 0, 6 << 20 },
 		{ { "--rate=1m,2m,3m,4m" }, -1, 0, 0 },
+		/* fio's rule: the last value given is the next directions' too. */
+		{ { "--rw=trim", "--rate=1m,2m", "--allow-write" }, 0, 512, 0 },
+		/* One IO a second on two queues: kept as bytes (rate-iops would be refused). */
+		{ { "--rate=4k", "--cpus=0-1" }, 0, 0, 4096 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
