@@ -587,6 +587,15 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 				cmd, w->name ? w->name : "?", w->engine);
 			goto out;
 		}
+		if (w->ss.dur_ns && !ops->netlink) {
+			fprintf(stderr, "blkload: %s: job [%s]: fio's steady state (ss_dur) is taken on the module's jobs only yet, not on the %s engine\n",
+				cmd, w->name ? w->name : "?", ops->name);
+			goto out;
+		}
+		if (w->ss.dur_ns && detached) {
+			fprintf(stderr, "blkload: start: fio's steady state (ss_dur) needs run: start leaves its jobs with nobody to check them\n");
+			goto out;
+		}
 		if (detached && !ops->start) {
 			fprintf(stderr, "blkload: start: the %s engine does not run detached (the kernel does)\n",
 				ops->name);

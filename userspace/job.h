@@ -16,6 +16,7 @@
 #include "nl.h"
 #include "out.h"
 #include "series.h"
+#include "ss.h"
 
 /* As the module's stats and the shared generator (BL_GEN_*) number them. */
 enum { OP_READ, OP_WRITE, OP_TRIM, NR_OPS };
@@ -86,6 +87,7 @@ struct job {
 	const char *name;		/* fio's jobname (--name, a job file's section), not owned */
 	bool group_reporting;		/* fio's: its group is reported as one sum */
 	const struct series_logs *logs;	/* fio's write_*_log of its workload, not owned */
+	const struct ss_state *ss;	/* fio's steady state of its job or group, not owned */
 };
 
 /* Options as the user gave them (fio's "job options"), in order; val NULL: a flag. */

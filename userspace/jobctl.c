@@ -643,6 +643,7 @@ static struct job *report_groups(struct job *jobs, unsigned int n, bool **own,
 		g->opts = jobs[i].opts;
 		g->name = jobs[i].name;
 		g->logs = jobs[i].logs;
+		g->ss = jobs[i].ss;
 		g->ramp_done = jobs[i].ramp_done;
 		g->group_reporting = true;
 		for (unsigned int m = i; m < n; m++) {

@@ -389,6 +389,8 @@ static void json_job(struct out *o, const char *key, const struct job *j, const 
 		out_bool(o, "detached", NULL, !j->owner);
 		out_bool(o, "deleted", NULL, j->deleted);
 	}
+	if (j->ss)
+		ss_report(o, j->ss, true);
 	out_u64(o, "nr_queues", NULL, j->nr_cpus, NULL);
 	out_u64(o, "mem_pinned", NULL, j->mem_pinned, NULL);
 	out_u64(o, "elapsed_ns", NULL, j->elapsed, NULL);
@@ -632,6 +634,8 @@ static void text_dist(const struct job *j)
 		}
 	}
 	op_clear(&all);
+	if (j->ss)
+		ss_report(NULL, j->ss, false);
 	printf("  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", %.0f ns/IO on %u queues\n",
 	       job_runtime(j) ? 100.0 * (double)j->usr_ns / (double)job_runtime(j) : 0.0,
 	       job_runtime(j) ? 100.0 * (double)(j->cpu_time - j->usr_ns) /

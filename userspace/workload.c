@@ -52,6 +52,18 @@ static const struct wopt wopts[] = {
 	{ "ratecycle", required_argument, OPT_RATE_CYCLE, NULL, NULL },
 	{ "exitall", optional_argument, OPT_EXITALL, NULL,
 	  "fio's: when a job ends, the jobs exit_what names are stopped" },
+	{ "ss", required_argument, OPT_SS, "KIND:LIMIT[%]",
+	  "fio's steady state: iops, iops_slope, bw or bw_slope over ss_dur; met, the job (its group) ends" },
+	{ "steadystate", required_argument, OPT_SS, NULL, NULL },
+	{ "ss_dur", required_argument, OPT_SS_DUR, "TIME",
+	  "fio's: the steady state window (0: no check)" },
+	{ "steadystate_duration", required_argument, OPT_SS_DUR, NULL, NULL },
+	{ "ss_ramp", required_argument, OPT_SS_RAMP, "TIME",
+	  "fio's: the time before the steady state window takes values" },
+	{ "steadystate_ramp_time", required_argument, OPT_SS_RAMP, NULL, NULL },
+	{ "ss_interval", required_argument, OPT_SS_INTERVAL, "TIME",
+	  "fio's: a steady state value each (1s)" },
+	{ "steadystate_check_interval", required_argument, OPT_SS_INTERVAL, NULL, NULL },
 	{ "exit_what", required_argument, OPT_EXIT_WHAT, "group|stonewall|all",
 	  "fio's: whom exitall stops: the job's group (default), every running job, or the rest of the run" },
 	{ "rate_iops", required_argument, OPT_RATE_IOPS, "N",
@@ -630,6 +642,9 @@ void workload_free(struct workload *w)
 	for (unsigned int i = 0; i < w->nr_args; i++)
 		free(w->args[i]);
 	free(w->args);
+	if (w->ss_run)
+		ss_free(w->ss_run);
+	free(w->ss_run);
 }
 
 int workload_option_known(const char *name)
@@ -1283,6 +1298,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	w->drain_ms = 5000;
 	w->engine = NULL;
 	w->p.sample_ns = 1000000000ULL;
+	ss_opts_init(&w->ss);
 	w->logs.coarseness = BL_SHIST_SHIFT;
 	w->ro.nr_percentiles = ARRAY_SIZE(default_percentiles);
 	w->ro.percentiles = xcalloc(w->ro.nr_percentiles, sizeof(double));
@@ -1500,6 +1516,29 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			if (b < 0)
 				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
 			w->exitall = b == 1;
+			break;
+		}
+		case OPT_SS: {
+			const char *why;
+
+			if (ss_parse(optarg, &w->ss, &why))
+				ret = bad_value(opts[idx].name, optarg, why);
+			break;
+		}
+		case OPT_SS_DUR:
+		case OPT_SS_RAMP:
+		case OPT_SS_INTERVAL: {
+			uint64_t ns;
+
+			if (parse_time_ns(optarg, &ns) || ns > 86400000000000ULL ||
+			    (c == OPT_SS_INTERVAL && ns < 100000000ULL)) {
+				ret = bad_value(opts[idx].name, optarg,
+						c == OPT_SS_INTERVAL ? "a time, 100ms to a day" :
+						"a time, such as 30s, up to a day");
+				break;
+			}
+			*(c == OPT_SS_DUR ? &w->ss.dur_ns : c == OPT_SS_RAMP ? &w->ss.ramp_ns :
+			  &w->ss.interval_ns) = ns;
 			break;
 		}
 		case OPT_EXIT_WHAT:

@@ -170,6 +170,51 @@ static void exitall_stop(const struct wave_env *env, struct workload **ws,
 	}
 }
 
+/* The workload of the wave that holds @k's steady state check: its group's first under group_reporting. */
+static unsigned int ss_holder(struct workload **ws, const uint32_t *groupid, unsigned int k)
+{
+	if (!ws[k]->group_reporting)
+		return k;
+	for (unsigned int m = 0; m < k; m++)
+		if (ws[m]->group_reporting && groupid[m] == groupid[k])
+			return m;
+	return k;
+}
+
+/*
+ * fio's steady state: each job with ss_dur (its devices' jobs added up; a
+ * group's jobs under group_reporting, as fio) takes its totals; met, the
+ * running jobs it covers are stopped.
+ */
+static void ss_step(const struct wave_env *env, struct workload **ws, const uint32_t *groupid,
+		    unsigned int nws, const uint32_t *ids, const struct job *jobs, unsigned int n,
+		    const unsigned int *wl, double t0)
+{
+	for (unsigned int k = 0; k < nws; k++) {
+		uint64_t ios = 0, bytes = 0;
+
+		if (!ws[k]->ss.dur_ns || ss_holder(ws, groupid, k) != k)
+			continue;
+		if (!ws[k]->ss_run) {
+			ws[k]->ss_run = xcalloc(1, sizeof(*ws[k]->ss_run));
+			ss_start(ws[k]->ss_run, &ws[k]->ss, t0);
+		}
+		if (ws[k]->ss_run->attained)
+			continue;
+		for (unsigned int i = 0; i < n; i++)
+			if (ss_holder(ws, groupid, wl[i]) == k) {
+				ios += job_ios(&jobs[i]);
+				bytes += job_bytes(&jobs[i]);
+			}
+		if (!ss_feed(ws[k]->ss_run, now_s(), ios, bytes))
+			continue;
+		for (unsigned int i = 0; i < n; i++)
+			if (ss_holder(ws, groupid, wl[i]) == k && jobs[i].state == BLKLOAD_STATE_RUNNING &&
+			    job_simple(env->nl, BLKLOAD_CMD_JOB_STOP, ids[i]))
+				bl_nl_perror(env->nl, "stop");
+	}
+}
+
 /*
  * A wave of workloads @ws on the module: their jobs made, started together
  * and waited for. With nothing to show while they run (no terminal, no
@@ -202,6 +247,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 	size_t *shown = NULL;
 	unsigned int *wl;	/* each job's workload */
 	bool *ended, *whom;	/* exitall: ends seen, workloads to stop */
+	bool ss_any = false;	/* a steady state check: the jobs are read every second */
 	int done, rc = -1;
 
 	/* The wave ends with its longest job: ramp, runtime, drain of the longest. */
@@ -212,6 +258,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 		agg.drain_ms = ws[i]->drain_ms > agg.drain_ms ? ws[i]->drain_ms : agg.drain_ms;
 		agg.p.startdelay_ns = ws[i]->p.startdelay_ns > agg.p.startdelay_ns ?
 				      ws[i]->p.startdelay_ns : agg.p.startdelay_ns;
+		ss_any |= ws[i]->ss.dur_ns != 0;
 		/* The shortest --status-interval of the wave's workloads. */
 		if (ws[i]->status_ns && (!agg.status_ns || ws[i]->status_ns < agg.status_ns))
 			agg.status_ns = ws[i]->status_ns;
@@ -259,6 +306,8 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			told = 0;
 			last_read = now_s();
 			exitall_stop(env, ws, groupid, nws, ids, jobs, n, wl, ended, whom, r);
+			if (ss_any)
+				ss_step(env, ws, groupid, nws, ids, jobs, n, wl, t0);
 		}
 		read = true;
 		if ((unsigned int)done == n) {
@@ -310,7 +359,7 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			 * error), or for the rings; awake every second for
 			 * Ctrl-C.
 			 */
-			if (ev && !tty && !agg.status_ns && !stopped && !env->exitall &&
+			if (ev && !tty && !agg.status_ns && !stopped && !env->exitall && !ss_any &&
 			    (!agg.p.runtime_ns || now_s() - t0 < (agg.p.startdelay_ns + agg.p.ramp_ns +
 								  agg.p.runtime_ns) / 1e9)) {
 				double span = quiet_ms(jobs, n) / 1e3;
@@ -350,6 +399,8 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 			region_note(ws[k], r, &out[i]);
 			job_rate_min_note(&out[i], ws[k]->name);
 			out[i].logs = &ws[k]->logs;
+			if (ws[k]->ss.dur_ns)
+				out[i].ss = ws[ss_holder(ws, groupid, k)]->ss_run;
 			if (job_failed(&out[i]) && rc == 0)
 				rc = 1;
 		}
