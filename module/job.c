@@ -73,8 +73,8 @@ static int bl_pool_alloc(struct bl_job *job)
 		return -ENOMEM;
 	job->core.pool = job->pool;
 	for (at = 0; at < size; at += piece) {
-		bl_fill_pool(job->pool + at, at, min(piece, size - at), job->p.randseed,
-			     job->p.buf_compress);
+		bl_fill_pool(job->pool + at, at, min(piece, size - at),
+			     bl_params_fill_seed(&job->p), job->p.buf_compress);
 		cond_resched();
 	}
 	return 0;

@@ -14,7 +14,7 @@ bl_require_root
 bl_require_cmd blkload python3 gzip
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 bl_mark start
 bl_load
 # 32 MiB of RAM disk; every test writes all of it, sequentially.
@@ -131,6 +131,68 @@ same() {
 	[[ $a == "$b" ]]
 }
 bl_check "one seed: the module and io_uring write the same 32 MiB, byte for byte" same
+
+# fio's dedupe_mode=working_set (dedupe_working_set_percentage 10: the
+# region's first 819 blocks): the 40% of copies are spread over the set,
+# each a copy of a set block written as a unique write (the copies dedupe
+# against the blocks written there), so 40% of the blocks are redundant
+# (within 3 points), no content is more than 1% of them, and every
+# repeated content is a set block's (99%); the module and io_uring write the same bytes. Real fio on
+# the same device, for comparison (its share printed, converging as its
+# documentation says). dedupe_global: two jobs on the two halves, the
+# second's copies are the first's set blocks.
+working_set() {
+	local a b
+	fill 4k --dedupe_percentage 40 --dedupe_mode working_set \
+		--dedupe_working_set_percentage 10 || return 1
+	a=$(sha256sum <$dev)
+	python3 - $dev 0 819 <<'PY' || return 1
+import collections, hashlib, sys
+data = open(sys.argv[1], 'rb').read()
+lo, n = int(sys.argv[2]), int(sys.argv[3])
+h = [hashlib.sha1(data[o:o + 4096]).digest() for o in range(0, len(data), 4096)]
+c = collections.Counter(h)
+redundant = len(h) - len(c)
+rep = [k for k, v in c.items() if v > 1]
+inset = set(h[lo:lo + n])
+share = 100.0 * redundant / len(h)
+top = 100.0 * c.most_common(1)[0][1] / len(h)
+found = 100.0 * sum(1 for k in rep if k in inset) / max(len(rep), 1)
+print("# working set: %.1f%% of the blocks redundant, top content %.2f%%, %d repeated contents, %.1f%% of them in the set" % (share, top, len(rep), found))
+sys.exit(0 if 37 <= share <= 43 and top < 1 and len(rep) <= n and found >= 99 else 1)
+PY
+	dd if=/dev/urandom of=$dev bs=1M count=32 oflag=direct status=none || return 1
+	fill 4k --dedupe_percentage 40 --dedupe_mode working_set \
+		--dedupe_working_set_percentage 10 --engine io_uring || return 1
+	b=$(sha256sum <$dev)
+	echo "# module ${a:0:16}, io_uring ${b:0:16}"
+	[[ $a == "$b" ]] || return 1
+	fio --name=f --filename=$dev --rw=write --bs=4k --direct=1 --ioengine=libaio \
+		--iodepth=4 --dedupe_percentage=40 --dedupe_mode=working_set \
+		--dedupe_working_set_percentage=10 --size=32m --output-format=json >/dev/null || return 1
+	python3 - $dev <<'PY'
+import collections, hashlib, sys
+data = open(sys.argv[1], 'rb').read()
+h = [hashlib.sha1(data[o:o + 4096]).digest() for o in range(0, len(data), 4096)]
+print("# fio, the same options: %.1f%% of the blocks redundant" % (100.0 * (len(h) - len(set(h))) / len(h)))
+PY
+	blkload -j run --allow-write --randseed 11 --rw write --bs 4k --dedupe_percentage 40 \
+		--dedupe_mode working_set --dedupe_working_set_percentage 10 --dedupe_global \
+		--name a --dev $dev --size 16m --name b --dev $dev --offset 16m --size 16m \
+		>"$tmp/run.json" 2>"$tmp/run.err" || { sed 's/^/# /' "$tmp/run.err"; return 1; }
+	python3 - $dev <<'PY'
+import hashlib, sys
+data = open(sys.argv[1], 'rb').read()
+h = [hashlib.sha1(data[o:o + 4096]).digest() for o in range(0, len(data), 4096)]
+aset = set(h[:409])
+second = h[4096:]
+hits = sum(1 for k in second if k in aset)
+print("# dedupe_global: %d of the second job's 4096 blocks are the first job's set blocks" % hits)
+sys.exit(0 if 0.40 * 4096 * 0.5 <= hits <= 0.40 * 4096 * 1.1 else 1)
+PY
+}
+bl_check "dedupe_mode=working_set: ~40% redundant over the set's blocks, module = io_uring; dedupe_global shares the set" \
+	working_set
 
 # The same with a 1k unit (dedupe units smaller than a page, IOs of many
 # units) in random writes over zeros.

@@ -656,6 +656,17 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 			goto out;
 		nl_open = true;
 	}
+	/*
+	 * fio's dedupe_global: the jobs with it write their data from one seed
+	 * (the first one's, mixed), so they write the same dedupe copies.
+	 */
+	for (unsigned int i = 0, g = p.nw; i < p.nw; i++) {
+		if (!p.w[i].dedupe_global)
+			continue;
+		if (g == p.nw)
+			g = i;
+		p.w[i].p.dedupe_seed = (p.w[g].p.randseed ^ 0x676c6f62616c0000ULL) | 1;
+	}
 	if (detached) {
 		for (unsigned int i = 0; i < p.nw; i++)
 			if (p.w[i].exitall) {

@@ -90,6 +90,8 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_RATE_MIN] = "rate-min",
 	[BLKLOAD_A_RATE_IOPS_MIN] = "rate-iops-min",
 	[BLKLOAD_A_RATE_CYCLE] = "rate-cycle",
+	[BLKLOAD_A_DEDUPE_WORKING_SET] = "dedupe-working-set",
+	[BLKLOAD_A_DEDUPE_SEED] = "dedupe-seed",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

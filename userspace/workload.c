@@ -91,6 +91,12 @@ static const struct wopt wopts[] = {
 	  "fio's: do the job's IO count N times (1)" },
 	{ "buffer_compress_percentage", required_argument, OPT_BUF_COMPRESS, "PCT",
 	  "fio's: that share of each 512-byte chunk written is zeros, the rest random (0)" },
+	{ "dedupe_mode", required_argument, OPT_DEDUPE_MODE, "repeat|working_set",
+	  "fio's: dedupe copies of one unit (repeat), or of a working set's blocks" },
+	{ "dedupe_working_set_percentage", required_argument, OPT_DEDUPE_WS, "PCT",
+	  "fio's: the working set, percent of the region's blocks (5)" },
+	{ "dedupe_global", optional_argument, OPT_DEDUPE_GLOBAL, NULL,
+	  "fio's: the run's jobs with it write the same dedupe copies (one seed for their data)" },
 	{ "dedupe_percentage", required_argument, OPT_DEDUPE, "PCT",
 	  "fio's: that share of the blocks written are copies of one block (0)" },
 	{ "zero_buffers", optional_argument, OPT_ZERO_BUFFERS, NULL,
@@ -1281,7 +1287,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 {
 	uint32_t u32;
 	uint64_t rate[3] = { 0 }, rmin[3] = { 0 }, rimin[3] = { 0 };
-	uint32_t rcycle_ms = 0;
+	uint32_t rcycle_ms = 0, ws_pct = 5;	/* fio's dedupe_working_set_percentage default */
+	bool ws_mode = false;
 	const char *allowed = NULL, *numa_nodes = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
 	int time_based = 0;
@@ -1634,6 +1641,26 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, 100, &w->p.buf_dedupe) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
+		case OPT_DEDUPE_MODE:
+			if (!strcmp(optarg, "repeat"))
+				ws_mode = false;
+			else if (!strcmp(optarg, "working_set"))
+				ws_mode = true;
+			else
+				ret = bad_value(opts[idx].name, optarg, "repeat or working_set");
+			break;
+		case OPT_DEDUPE_WS:
+			ret = parse_u32_range(optarg, 0, 100, &ws_pct) ?
+			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
+			break;
+		case OPT_DEDUPE_GLOBAL: {
+			int b = optarg ? fio_bool_value(optarg) : 1;
+
+			if (b < 0)
+				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
+			w->dedupe_global = b == 1;
+			break;
+		}
 		case OPT_VERIFY:
 			if (!strcmp(optarg, "crc32c") || !strcmp(optarg, "crc32c-intel"))
 				w->p.verify = BLKLOAD_VERIFY_CRC32C;
@@ -1972,6 +1999,9 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (rate_plan(w, rate, rmin, rimin, cmd))
 		return -1;
+	/* fio's working set applies to dedupe copies; 0% is a set of one block. */
+	if (ws_mode && w->p.buf_dedupe)
+		w->p.dedupe_ws = ws_pct ? ws_pct : 1;
 	/* Only with a minimum to check: a module before it then takes the rest. */
 	if (rcycle_ms && (w->p.rate_min || w->p.rate_iops_min))
 		w->p.rate_cycle_ns = rcycle_ms * 1000000ULL;

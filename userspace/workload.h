@@ -31,7 +31,7 @@ enum {
 	OPT_RATE_IOPS, OPT_RATE_PROCESS, OPT_RANDOM_DIST, OPT_BSSPLIT, OPT_BSRANGE,
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_STARTDELAY, OPT_LOOPS, OPT_RWMIXTRIM, OPT_FUA, OPT_PREFLUSH, OPT_HIPRI, OPT_NOWAIT, OPT_WRITE_ZEROES,
 	OPT_BUF_COMPRESS, OPT_DEDUPE, OPT_ZERO_BUFFERS, OPT_VERIFY, OPT_DO_VERIFY,
-	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED, OPT_RATE, OPT_RATE_MIN, OPT_RATE_IOPS_MIN, OPT_RATE_CYCLE, OPT_EXITALL, OPT_EXIT_WHAT, OPT_SS, OPT_SS_DUR, OPT_SS_RAMP, OPT_SS_INTERVAL, OPT_VERBOSE, OPT_CMDHELP, OPT_SHOWCMD,
+	OPT_START_AT, OPT_HELP, OPT_BATCH_COMPLETE, OPT_PARSE_ONLY, OPT_FILESIZE, OPT_BUFFERED, OPT_RATE, OPT_RATE_MIN, OPT_RATE_IOPS_MIN, OPT_RATE_CYCLE, OPT_EXITALL, OPT_EXIT_WHAT, OPT_SS, OPT_SS_DUR, OPT_SS_RAMP, OPT_SS_INTERVAL, OPT_DEDUPE_MODE, OPT_DEDUPE_WS, OPT_DEDUPE_GLOBAL, OPT_VERBOSE, OPT_CMDHELP, OPT_SHOWCMD,
 	OPT_NUMA_NODES, OPT_NUMA_MEM, OPT_NORANDOMMAP, OPT_BLOCKALIGN, OPT_RANDGEN,
 	OPT_BS_UNALIGNED,
 };
@@ -68,6 +68,7 @@ struct workload {
 	bool exitall;		/* fio's exitall: a job's end stops others (exit_what) */
 	uint8_t exit_what;	/* enum exit_what: which ones */
 	struct ss_opts ss;	/* fio's steady state; ss.dur_ns 0: none */
+	bool dedupe_global;	/* fio's: the run's dedupe_global jobs write one set of copies */
 	struct ss_state *ss_run;	/* its check while it runs (the group's first), owned */
 	bool buffered;		/* fio's direct=0: through the page cache (userspace engines) */
 	bool sync_engine;	/* fio's psync & co: libaio at iodepth 1 */

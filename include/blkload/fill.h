@@ -18,7 +18,10 @@
  * dedupe_percentage: that share of the blocks (again chosen by offset, the
  * same on every path) are written as copies of the pool's first unit, in
  * every unit of the IO and unstamped, so that they are identical to each
- * other. zero_buffers writes zeros, unstamped.
+ * other; with fio's working set, each unit is instead a copy of one of the
+ * set's blocks that is written as a unique write of one unit (data and
+ * stamps), so the copies dedupe against those blocks. zero_buffers writes zeros,
+ * unstamped.
  */
 #ifndef _BLKLOAD_FILL_H
 #define _BLKLOAD_FILL_H
@@ -45,6 +48,7 @@
 #define BL_FILL_SALT_POOL	0x706f6f6c00000000ULL	/* "pool" */
 #define BL_FILL_SALT_POS	0x706f730000000000ULL	/* "pos" */
 #define BL_FILL_SALT_DEDUPE	0x6464757000000000ULL	/* "ddup" */
+#define BL_FILL_SALT_SET	0x7773657400000000ULL	/* "wset" */
 
 static inline BL_FILL_U64 bl_fill_mix(BL_FILL_U64 z)
 {
@@ -101,6 +105,37 @@ static inline bool bl_fill_dedupe(BL_FILL_U64 seed, BL_FILL_U64 off, BL_FILL_U32
 	h = bl_fill_mix(seed ^ BL_FILL_SALT_DEDUPE ^ off * 0x9e3779b97f4a7c15ULL);
 	/* h / 2^64 * 100 < pct, without a division */
 	return ((h >> 32) * 100 >> 32) < pct;
+}
+
+/*
+ * fio's dedupe working set: which of its @nset blocks (below 2^32) the
+ * dedupe copy written at @off copies, from (seed, offset) alone.
+ */
+static inline BL_FILL_U32 bl_fill_pick(BL_FILL_U64 seed, BL_FILL_U64 off, BL_FILL_U32 nset)
+{
+	BL_FILL_U64 h = bl_fill_mix(seed ^ BL_FILL_SALT_SET ^ off * 0x9e3779b97f4a7c15ULL);
+
+	return (BL_FILL_U32)(((h >> 32) * nset) >> 32);
+}
+
+/*
+ * The block (its offset) of the working set of @nset blocks of @unit bytes
+ * from @base that the dedupe copy at @off copies: one written as a unique
+ * write (not itself one of the @pct copies), so that the copy dedupes
+ * against data on the device; after 8 draws (0.4^8 at 40%) any one.
+ */
+static inline BL_FILL_U64 bl_fill_set_block(BL_FILL_U64 seed, BL_FILL_U64 off, BL_FILL_U32 nset,
+					    BL_FILL_U32 pct, BL_FILL_U32 unit, BL_FILL_U64 base)
+{
+	BL_FILL_U64 b = base;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		b = base + (BL_FILL_U64)unit * bl_fill_pick(seed, off + i, nset);
+		if (!bl_fill_dedupe(seed, b, pct))
+			break;
+	}
+	return b;
 }
 
 #endif /* _BLKLOAD_FILL_H */

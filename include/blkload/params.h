@@ -85,7 +85,15 @@ struct bl_params {
 	BL_U64 rate_min;	/* fio's rate_min, bytes a second a direction; 0: none */
 	BL_U32 rate_iops_min;	/* fio's rate_iops_min, IOs a second a direction; 0: none */
 	BL_U64 rate_cycle_ns;	/* fio's ratecycle: the rate_min window; 0: 1 s */
+	BL_U32 dedupe_ws;	/* fio's dedupe working set, percent of the region; 0: repeat */
+	BL_U64 dedupe_seed;	/* fio's dedupe_global: the write data's seed; 0: randseed */
 };
+
+/* The seed of the job's write data (fill.h): fio's dedupe_global's, or its own. */
+static inline BL_U64 bl_params_fill_seed(const struct bl_params *p)
+{
+	return p->dedupe_seed ? p->dedupe_seed : p->randseed;
+}
 
 /* Whether the job's IOs are paced: a rate in IOs or in bytes a second. */
 static inline bool bl_params_paced(const struct bl_params *p)
@@ -153,6 +161,8 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_RATE_MIN, BL_PK_U64, rate_min, 0),
 	BL_PA(BLKLOAD_A_RATE_IOPS_MIN, BL_PK_U32, rate_iops_min, 0),
 	BL_PA(BLKLOAD_A_RATE_CYCLE, BL_PK_U64, rate_cycle_ns, 0),
+	BL_PA(BLKLOAD_A_DEDUPE_WORKING_SET, BL_PK_U32, dedupe_ws, 0),
+	BL_PA(BLKLOAD_A_DEDUPE_SEED, BL_PK_U64, dedupe_seed, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
 	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),

@@ -243,6 +243,8 @@ struct bl_q {
 	BL_U32 rmin_iops;		/* ... of rate_iops_min */
 	BL_U64 rmin_t;			/* the last rate_min check, 0: none yet */
 	BL_U64 rmin_bytes[BL_NR_OPS], rmin_ios[BL_NR_OPS];	/* the counts then */
+	BL_U32 dedupe_set;		/* fio's dedupe working set: its blocks; 0: none */
+	BL_U64 dedupe_base;		/* ... from this offset */
 
 #ifdef __KERNEL__
 	struct u64_stats_sync sync;	/* the statistics, for readers on 32-bit */
@@ -374,6 +376,13 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 	if (random && p->blockalign > p->bs && !bl_gen_set_align(&q->gen, p->blockalign / p->bs))
 		return false;
 	q->limit = bl_params_queue_limit(p, index, job->nr_queues);
+	/* fio's dedupe working set: a share of the region's blocks (of the device's, global). */
+	if (p->buf_dedupe && p->dedupe_ws) {
+		BL_U64 set = BL_DIV64(BL_DIV64_64(p->size, p->bs) * p->dedupe_ws, 100);
+
+		q->dedupe_set = !set ? 1 : set > 0xffffffffULL ? 0xffffffffU : (BL_U32)set;
+		q->dedupe_base = p->dedupe_seed ? 0 : p->offset;
+	}
 	q->rmin_bps = p->rate_min ? bl_params_share(p->rate_min, index, job->nr_queues) : 0;
 	q->rmin_iops = p->rate_iops_min ?
 		       (BL_U32)bl_params_share(p->rate_iops_min, index, job->nr_queues) : 0;
@@ -901,10 +910,10 @@ static inline void bl_q_write_data(struct bl_q *q, struct bl_io *io, const struc
 				   void *ctx)
 {
 	const struct bl_params *p = q->p;
-	const BL_U8 *pool = q->job->pool, *src;
+	const BL_U8 *pool = q->job->pool, *src, *wsrc = NULL;
+	BL_U64 seed = bl_params_fill_seed(p), off = io->off, woff = 0;
 	bool dedupe;
 	BL_U32 at = 0, unit = p->bs, in_unit = 0;
-	BL_U64 off = io->off;
 
 	if (!pool) {
 		if (p->rw != BLKLOAD_RW_RW && p->rw != BLKLOAD_RW_RANDRW)
@@ -920,8 +929,8 @@ static inline void bl_q_write_data(struct bl_q *q, struct bl_io *io, const struc
 		}
 		return;
 	}
-	dedupe = bl_fill_dedupe(p->randseed, off, p->buf_dedupe);
-	src = pool + (dedupe ? 0 : bl_fill_pos(p->randseed, off));
+	dedupe = bl_fill_dedupe(seed, off, p->buf_dedupe);
+	src = pool + (dedupe ? 0 : bl_fill_pos(seed, off));
 	while (at < io->len) {
 		BL_U32 n, s, done, k;
 		BL_U8 *d = b->map(ctx, at, &n);
@@ -932,6 +941,23 @@ static inline void bl_q_write_data(struct bl_q *q, struct bl_io *io, const struc
 			src += n;
 			for (s = 0; s < n; s += BL_SECTOR, off += BL_SECTOR)
 				bl_stamp_sector(d + s, off);
+		} else if (q->dedupe_set) {
+			/* A unit of the working set's: its block's data and stamps. */
+			for (done = 0; done < n; done += k) {
+				if (!in_unit) {
+					woff = bl_fill_set_block(seed, io->off + at + done,
+								 q->dedupe_set, p->buf_dedupe,
+								 unit, q->dedupe_base);
+					wsrc = pool + bl_fill_pos(seed, woff);
+				}
+				k = n - done < unit - in_unit ? n - done : unit - in_unit;
+				memcpy(d + done, wsrc + in_unit, k);
+				for (s = 0; s < k; s += BL_SECTOR)
+					bl_stamp_sector(d + done + s, woff + in_unit + s);
+				in_unit += k;
+				if (in_unit == unit)
+					in_unit = 0;
+			}
 		} else {
 			/* The unit may be smaller or larger than what is mapped. */
 			for (done = 0; done < n; done += k) {

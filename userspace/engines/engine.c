@@ -1082,7 +1082,7 @@ static int job_setup(struct eng_run *run, struct eng_job *job)
 		uint64_t psize = bl_fill_pool_size(p->bs_max);
 
 		job->pool = xcalloc(1, psize);
-		bl_fill_pool(job->pool, 0, (uint32_t)psize, p->randseed, p->buf_compress);
+		bl_fill_pool(job->pool, 0, (uint32_t)psize, bl_params_fill_seed(p), p->buf_compress);
 		job->core.pool = job->pool;
 	}
 	if (bl_params_vmap(p)) {

@@ -101,6 +101,29 @@ TEST(dedupe_share)
 }
 
 /* Golden values: the module writes these bytes too; a change must be seen. */
+/* fio's dedupe working set: picks inside the set, each member about as often. */
+TEST(working_set_picks)
+{
+	static unsigned int seen[100];
+	unsigned int lo = ~0U, hi = 0;
+
+	for (uint64_t off = 0; off < 100000 * 4096ULL; off += 4096) {
+		uint32_t j = bl_fill_pick(11, off, 100);
+
+		ASSERT_LT(j, 100);
+		seen[j]++;
+	}
+	for (int j = 0; j < 100; j++) {
+		lo = seen[j] < lo ? seen[j] : lo;
+		hi = seen[j] > hi ? seen[j] : hi;
+	}
+	/* 1000 each on average: a binomial's spread, no hole, no hot member. */
+	EXPECT_GT(lo, 850);
+	EXPECT_LT(hi, 1150);
+	EXPECT_EQ(bl_fill_pick(11, 4096, 100), bl_fill_pick(11, 4096, 100));
+	EXPECT_EQ(0, bl_fill_pick(11, 4096, 1));
+}
+
 TEST(golden)
 {
 	unsigned char p[16];

@@ -395,6 +395,21 @@ TEST(rate_min_and_exitall)
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate_iops_min=20", "--rate_iops=10", NULL));
 	workload_free(&w);
+	/* fio's dedupe working set: only for copies; its default 5%; 0% a set of 1%. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--dedupe_mode=working_set",
+			   "--dedupe_percentage=40", "--dedupe_global", NULL));
+	EXPECT_EQ(5, w.p.dedupe_ws);
+	EXPECT_TRUE(w.dedupe_global);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--dedupe_mode=working_set",
+			   "--dedupe_working_set_percentage=0", "--dedupe_percentage=40", NULL));
+	EXPECT_EQ(1, w.p.dedupe_ws);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--dedupe_mode=working_set", NULL));
+	EXPECT_EQ(0, w.p.dedupe_ws);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--dedupe_mode=some", NULL));
+	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--exit_what=some", NULL));
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--ratecycle=0", NULL));
