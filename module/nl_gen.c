@@ -241,4 +241,8 @@ const struct nla_policy blkload_nl_policy[BLKLOAD_A_MAX + 1] = {
 	[BLKLOAD_A_RATE_CYCLE] = NLA_POLICY_FULL_RANGE(NLA_U64, &blkload_rate_cycle_range),
 	[BLKLOAD_A_DEDUPE_WORKING_SET] = NLA_POLICY_MAX(NLA_U32, 100),
 	[BLKLOAD_A_DEDUPE_SEED] = { .type = NLA_U64, },
+	[BLKLOAD_A_DEDUPE_BASE] = { .type = NLA_U64, },
+	[BLKLOAD_A_ZONE_RANGE] = { .type = NLA_U64, },
+	[BLKLOAD_A_ZONE_SIZE] = { .type = NLA_U64, },
+	[BLKLOAD_A_ZONE_SKIP] = { .type = NLA_U64, },
 };

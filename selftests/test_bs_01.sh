@@ -14,7 +14,7 @@ bl_require_root
 bl_require_cmd blkload python3
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 bl_mark start
 bl_load
 bl_trace_require
@@ -185,6 +185,45 @@ holes() {
 	done
 }
 bl_check "rw=read:-8k and rw=write:4k: fio's offsets in fio's order, fio's count (256, 128)" holes
+
+# fio's zonemode=strided (its disk-zone-profile example, smaller): 256k of
+# each 1 MiB (zonesize 256k, zoneskip 768k), 4 MiB of IO in all: sequential
+# reads at fio's offsets in fio's order (zones past size, as fio's move on
+# to the device's end), random ones 4 to a zone, inside it, as fio's.
+strided() {
+	local rw
+	for rw in read randread; do
+		bios "z$rw" nullb0 blkload -j run --dev /dev/nullb0 --rw=$rw --bs=64k --size=4m \
+			--zonemode=strided --zonesize=256k --zoneskip=768k --cpus 0 || return 1
+		bios "f$rw" nullb0 fio --name=z --filename=/dev/nullb0 --ioengine=libaio --direct=1 \
+			--rw=$rw --bs=64k --size=4m --zonemode=strided --zonesize=256k \
+			--zoneskip=768k || return 1
+	done
+	awk '$1 ~ /R/ { print $2, $3 }' "$tmp/zread" >"$tmp/zR"
+	awk '$1 ~ /R/ { print $2, $3 }' "$tmp/fread" >"$tmp/fR"
+	echo "# read: blkload $(cut -d' ' -f1 "$tmp/zR" | sed -n '1p;5p;9p' | xargs), fio $(cut -d' ' -f1 "$tmp/fR" | sed -n '1p;5p;9p' | xargs)"
+	test "$(wc -l <"$tmp/zR")" = 64 && cmp -s "$tmp/zR" "$tmp/fR" || return 1
+	python3 - "$tmp/zrandread" "$tmp/frandread" <<'PY'
+import collections, sys
+def zones(path):
+    c = collections.Counter()
+    for line in open(path):
+        op, sector, n = line.split()[:3]
+        if "R" not in op:
+            continue
+        off = int(sector) * 512
+        z = off >> 20
+        if off - (z << 20) + int(n) * 512 > 256 << 10:
+            return None
+        c[z] += 1
+    return c
+b, f = zones(sys.argv[1]), zones(sys.argv[2])
+print("# randread per 1 MiB zone: blkload %s, fio %s" % (b and sorted(b.items())[:4], f and sorted(f.items())[:4]))
+sys.exit(0 if b and b == f and set(b.values()) == {4} and len(b) == 16 else 1)
+PY
+}
+bl_check "zonemode=strided: fio's sequential offsets and order, its random zones (64 IOs of 64k, 256k a MiB)" \
+	strided
 
 # fio's split of sizes that are not multiples of the smallest (4k/50:6k/50):
 # fio rounds 6k down to 4k (all 4k reads), and so does blkload; with

@@ -15,7 +15,7 @@ bl_require_root
 bl_require_cmd blkload python3 fio fio2gnuplot fio_generate_plots gnuplot script
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 bl_mark start
 bl_load
 tmp=$(mktemp -d)
@@ -154,6 +154,34 @@ sys.exit(not ok)
 PY
 }
 bl_check "fio's log files: the names and columns of real fio's" fio_logs
+
+# fio's log_offset and log_prio: an offset column and the priority as
+# 0x0000, as fio writes its averaged entries (same options, same device).
+mkdir -p "$tmp/bo" "$tmp/fo"
+olog=(--write_bw_log=o --write_lat_log=o --log_avg_msec=200 --log_offset=1 --log_prio=1)
+(cd "$tmp/bo" && blkload run --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=8 \
+	--time_based --runtime=2 --cpus=0 "${olog[@]}" >/dev/null 2>&1)
+(cd "$tmp/fo" && fio --name=f --filename=/dev/nullb0 --rw=randread --bs=4k --iodepth=8 \
+	--time_based --runtime=2 --ioengine=libaio --direct=1 --cpus_allowed=0 \
+	"${olog[@]}" >/dev/null 2>&1)
+fio_logs_offset() {
+	python3 - "$tmp/bo" "$tmp/fo" <<'PY'
+import os, sys
+b, f = sys.argv[1:3]
+names = sorted(os.listdir(f))
+ok = names == sorted(os.listdir(b)) and len(names) == 4
+for n in names:
+    lb = [l.split(", ") for l in open(os.path.join(b, n)).read().splitlines()]
+    lf = [l.split(", ") for l in open(os.path.join(f, n)).read().splitlines()]
+    cols = ({len(x) for x in lb}, {len(x) for x in lf})
+    tail = ({tuple(x[4:]) for x in lb}, {tuple(x[4:]) for x in lf})
+    print("# %s: columns %s, offset and priority %s (fio's %s, %s)" % (n, cols[0], tail[0], cols[1], tail[1]))
+    ok &= bool(lb) and cols[0] == cols[1] == {6} and tail[0] == tail[1] == {("0", "0x0000")}
+sys.exit(not ok)
+PY
+}
+bl_check "fio's log_offset and log_prio: the offset and priority columns of real fio's averaged logs" \
+	fio_logs_offset
 
 plots() {
 	(cd "$tmp/b" && fio2gnuplot -p 'bl_bw*.log' -g -t blkload >/dev/null 2>&1 &&

@@ -587,6 +587,14 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 				cmd, w->name ? w->name : "?", w->engine);
 			goto out;
 		}
+		/* fio's rule: one steady state check a reporting group, the same options. */
+		for (unsigned int k = 0; k < i && w->group_reporting; k++)
+			if (p.w[k].group_reporting && p.groupid[k] == p.groupid[i] &&
+			    !ss_opts_same(&p.w[k].ss, &w->ss)) {
+				fprintf(stderr, "blkload: %s: job [%s]: the steady state options of a reporting group must be the same for its jobs (fio's rule)\n",
+					cmd, w->name ? w->name : "?");
+				goto out;
+			}
 		if (w->ss.dur_ns && !ops->netlink) {
 			fprintf(stderr, "blkload: %s: job [%s]: fio's steady state (ss_dur) is taken on the module's jobs only yet, not on the %s engine\n",
 				cmd, w->name ? w->name : "?", ops->name);
@@ -657,15 +665,17 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 		nl_open = true;
 	}
 	/*
-	 * fio's dedupe_global: the jobs with it write their data from one seed
-	 * (the first one's, mixed), so they write the same dedupe copies.
+	 * fio's dedupe_global: the jobs with it fill their pools as the first
+	 * of them does and copy its set blocks (from its offset), so their
+	 * copies dedupe against its writes; their unique writes stay their own.
 	 */
 	for (unsigned int i = 0, g = p.nw; i < p.nw; i++) {
 		if (!p.w[i].dedupe_global)
 			continue;
 		if (g == p.nw)
 			g = i;
-		p.w[i].p.dedupe_seed = (p.w[g].p.randseed ^ 0x676c6f62616c0000ULL) | 1;
+		p.w[i].p.dedupe_seed = p.w[g].p.randseed ^ BL_DEDUPE_SEED_KEY;
+		p.w[i].p.dedupe_base = p.w[i].p.dedupe_seed ? p.w[g].p.offset : 0;
 	}
 	if (detached) {
 		for (unsigned int i = 0; i < p.nw; i++)

@@ -403,6 +403,12 @@ const char *bl_attr_option(int type)
 		[BLKLOAD_A_RATE_MIN] = "--rate_min",
 		[BLKLOAD_A_RATE_IOPS_MIN] = "--rate_iops_min",
 		[BLKLOAD_A_RATE_CYCLE] = "--ratecycle",
+		[BLKLOAD_A_DEDUPE_WORKING_SET] = "--dedupe_mode=working_set",
+		[BLKLOAD_A_DEDUPE_SEED] = "--dedupe_global",
+		[BLKLOAD_A_ZONE_RANGE] = "--zonerange (zonemode=strided)",
+		[BLKLOAD_A_ZONE_SIZE] = "--zonesize",
+		[BLKLOAD_A_ZONE_SKIP] = "--zoneskip",
+		[BLKLOAD_A_DEDUPE_BASE] = "--dedupe_global",
 	};
 
 	return type > 0 && type < (int)ARRAY_SIZE(opts) ? opts[type] : NULL;

@@ -92,6 +92,10 @@ static const char *const blkload_attr_names[] = {
 	[BLKLOAD_A_RATE_CYCLE] = "rate-cycle",
 	[BLKLOAD_A_DEDUPE_WORKING_SET] = "dedupe-working-set",
 	[BLKLOAD_A_DEDUPE_SEED] = "dedupe-seed",
+	[BLKLOAD_A_DEDUPE_BASE] = "dedupe-base",
+	[BLKLOAD_A_ZONE_RANGE] = "zone-range",
+	[BLKLOAD_A_ZONE_SIZE] = "zone-size",
+	[BLKLOAD_A_ZONE_SKIP] = "zone-skip",
 };
 
 #endif /* BLKLOAD_NL_NAMES_H */

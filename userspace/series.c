@@ -321,13 +321,15 @@ static FILE *log_open(const char *prefix, const char *kind, unsigned int jobno)
 }
 
 /*
- * fio's log lines: "msec, value, direction, block size, offset" for IOPS,
- * KiB/s and mean latencies (ns) of each window; "msec, direction, block
+ * fio's log lines: "msec, value, direction, block size[, offset], priority"
+ * for IOPS, KiB/s and mean latencies (ns) of each window, as fio writes its
+ * averaged entries (block size, offset and priority 0; the priority as
+ * 0x0000 with log_prio; the offset with log_offset); "msec, direction, block
  * size, bucket counts..." for clat histograms. A direction is logged when
  * the job did any IO in it; a window without IO logs no latency.
  */
-static void log_values(FILE *f, const struct series *se, uint64_t win, const bool *dirs,
-		       int what)
+static void log_values(FILE *f, const struct series_logs *lg, const struct series *se,
+		       uint64_t win, const bool *dirs, int what)
 {
 	struct bl_sample sum;
 	double dt;
@@ -352,8 +354,10 @@ static void log_values(FILE *f, const struct series *se, uint64_t win, const boo
 					continue;
 				v = (what == 2 ? o->lat : what == 3 ? o->clat : o->slat) / o->ios;
 			}
-			fprintf(f, "%" PRIu64 ", %" PRIu64 ", %d, 0, 0\n",
-				(sum.t + 500000) / 1000000, v, op);
+			/* fio's averaged entries: bs, offset and priority 0. */
+			fprintf(f, "%" PRIu64 ", %" PRIu64 ", %d, 0%s%s\n",
+				(sum.t + 500000) / 1000000, v, op, lg->offset ? ", 0" : "",
+				lg->prio ? ", 0x0000" : ", 0");
 		}
 	}
 }
@@ -404,7 +408,7 @@ int series_write_logs(const struct series_logs *lg, const struct series *se, uin
 			rc = -1;
 			continue;
 		}
-		log_values(f, se, lg->avg_ns, dirs, what);
+		log_values(f, lg, se, lg->avg_ns, dirs, what);
 		if (fclose(f))
 			rc = -1;
 	}

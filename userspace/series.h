@@ -84,6 +84,7 @@ struct series_logs {
 	const char *iops, *bw, *lat, *hist;	/* prefixes, NULL: not written */
 	uint64_t avg_ns, hist_ns;		/* log_avg_msec, log_hist_msec */
 	unsigned int coarseness;		/* log_hist_coarseness, >= BL_SHIST_SHIFT */
+	bool offset, prio;			/* fio's log_offset and log_prio columns */
 };
 
 int series_write_logs(const struct series_logs *lg, const struct series *se, uint32_t bs,

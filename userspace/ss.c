@@ -25,6 +25,16 @@ void ss_opts_init(struct ss_opts *o)
 	o->interval_ns = 1000000000ULL;
 }
 
+bool ss_opts_same(const struct ss_opts *a, const struct ss_opts *b)
+{
+	/* Without ss_dur there is no check: the rest does not matter. */
+	if (!a->dur_ns && !b->dur_ns)
+		return true;
+	return a->bw == b->bw && a->slope == b->slope && a->pct == b->pct &&
+	       a->limit == b->limit && a->dur_ns == b->dur_ns && a->ramp_ns == b->ramp_ns &&
+	       a->interval_ns == b->interval_ns;
+}
+
 int ss_parse(const char *s, struct ss_opts *o, const char **why)
 {
 	const char *colon = strchr(s, ':');

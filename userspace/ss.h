@@ -39,6 +39,8 @@ struct ss_state {
 
 /* fio's ss=KIND:LIMIT[%] into @o: 0, or -1 with @why. */
 int ss_parse(const char *s, struct ss_opts *o, const char **why);
+/* Whether two jobs ask the same check (fio's rule within a reporting group). */
+bool ss_opts_same(const struct ss_opts *a, const struct ss_opts *b);
 /* fio's default: iops_slope:0.01%, one second an interval. */
 void ss_opts_init(struct ss_opts *o);
 /* Starts the check of @s at @t (s), the job's start: a window of dur / interval values. */

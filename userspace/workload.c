@@ -91,6 +91,12 @@ static const struct wopt wopts[] = {
 	  "fio's: do the job's IO count N times (1)" },
 	{ "buffer_compress_percentage", required_argument, OPT_BUF_COMPRESS, "PCT",
 	  "fio's: that share of each 512-byte chunk written is zeros, the rest random (0)" },
+	{ "zonemode", required_argument, OPT_ZONEMODE, "none|strided",
+	  "fio's: strided: IO stays in a zone of zonerange until zonesize went to it, then zoneskip further" },
+	{ "zonesize", required_argument, OPT_ZONESIZE, "SIZE",
+	  "fio's: bytes done in a zone before the next (zonesize alone: strided)" },
+	{ "zonerange", required_argument, OPT_ZONERANGE, "SIZE", "fio's: a zone's size (zonesize)" },
+	{ "zoneskip", required_argument, OPT_ZONESKIP, "SIZE", "fio's: bytes skipped after a zone (0)" },
 	{ "dedupe_mode", required_argument, OPT_DEDUPE_MODE, "repeat|working_set",
 	  "fio's: dedupe copies of one unit (repeat), or of a working set's blocks" },
 	{ "dedupe_working_set_percentage", required_argument, OPT_DEDUPE_WS, "PCT",
@@ -211,6 +217,10 @@ static const struct wopt wopts[] = {
 	  "fio's: log window, a multiple of --sample-interval (sets it when not given)" },
 	{ "log_hist_msec", required_argument, OPT_LOG_HIST, "MS",
 	  "fio's: histogram log window (log_avg_msec)" },
+	{ "log_offset", optional_argument, OPT_LOG_OFFSET, NULL,
+	  "fio's: an offset column in the logs (0 in a window, as fio's averaged entries)" },
+	{ "log_prio", optional_argument, OPT_LOG_PRIO, NULL,
+	  "fio's: the priority column as 0xCLASSLEVEL (0x0000 in a window, as fio's averaged entries)" },
 	{ "log_hist_coarseness", required_argument, OPT_LOG_COARSE, "N",
 	  "fio's: 2^N buckets merged, 2 to 6 (2; fio's 0 and 1 are finer than the samples)" },
 	{ "parse-only", no_argument, OPT_PARSE_ONLY, NULL,
@@ -906,6 +916,9 @@ static void map_note(const struct workload *w, const char *cmd)
 	if (w->p.nbs[0] || w->p.nbs[1])
 		fprintf(stderr, "blkload: %s: no random map with bssplit or bsrange (fio keeps one): a pass may repeat blocks and miss others\n",
 			cmd);
+	else if (w->p.zone_range)
+		fprintf(stderr, "blkload: %s: no random map in a zonemode=strided zone (fio keeps one a zone): its draws may repeat blocks\n",
+			cmd);
 	else
 		fprintf(stderr, "blkload: %s: blockalign turns off the random map, as in fio\n", cmd);
 }
@@ -1288,6 +1301,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	uint32_t u32;
 	uint64_t rate[3] = { 0 }, rmin[3] = { 0 }, rimin[3] = { 0 };
 	uint32_t rcycle_ms = 0, ws_pct = 5;	/* fio's dedupe_working_set_percentage default */
+	int zmode = -1;		/* fio's zonemode: not given, none, strided */
 	bool ws_mode = false;
 	const char *allowed = NULL, *numa_nodes = NULL;
 	bool have_sample = false, randrepeat_off = false, have_seed = false;
@@ -1641,6 +1655,24 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, 100, &w->p.buf_dedupe) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
+		case OPT_ZONEMODE:
+			if (!strcmp(optarg, "none"))
+				zmode = 0;
+			else if (!strcmp(optarg, "strided"))
+				zmode = 1;
+			else
+				ret = bad_value(opts[idx].name, optarg,
+						!strcmp(optarg, "zbd") ?
+						"none or strided (fio's zbd, for zoned block devices, is not in blkload yet)" :
+						"none or strided");
+			break;
+		case OPT_ZONESIZE:
+		case OPT_ZONERANGE:
+		case OPT_ZONESKIP:
+			if (parse_size(optarg, c == OPT_ZONESIZE ? &w->p.zone_size :
+					       c == OPT_ZONERANGE ? &w->p.zone_range : &w->p.zone_skip))
+				ret = bad_value(opts[idx].name, optarg, "a size, such as 256m");
+			break;
 		case OPT_DEDUPE_MODE:
 			if (!strcmp(optarg, "repeat"))
 				ws_mode = false;
@@ -1886,6 +1918,15 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				w->logs.hist = prefix;
 			break;
 		}
+		case OPT_LOG_OFFSET:
+		case OPT_LOG_PRIO: {
+			int b = optarg ? fio_bool_value(optarg) : 1;
+
+			if (b < 0)
+				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
+			*(c == OPT_LOG_OFFSET ? &w->logs.offset : &w->logs.prio) = b == 1;
+			break;
+		}
 		case OPT_LOG_AVG:
 		case OPT_LOG_HIST:
 			if (parse_u32_range(optarg, 0, 3600000, &u32)) {
@@ -1999,6 +2040,41 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 	}
 	if (rate_plan(w, rate, rmin, rimin, cmd))
 		return -1;
+	/* fio's steady state: a window of two values at least (one is no slope, no deviation). */
+	if (w->ss.dur_ns && w->ss.dur_ns < 2 * w->ss.interval_ns) {
+		fprintf(stderr, "blkload: %s: ss_dur is shorter than two ss_intervals (%.3g s): a window of one value has no slope and no deviation\n",
+			cmd, w->ss.interval_ns / 1e9);
+		return -1;
+	}
+	/* fio's zonemode=strided (zonesize alone means it), in fio's words and rules. */
+	if (zmode == 0 && w->p.zone_size) {
+		fprintf(stderr, "blkload: %s: zonemode=none and zonesize are not compatible (fio's rule)\n",
+			cmd);
+		return -1;
+	}
+	if (zmode == 1 && !w->p.zone_size) {
+		fprintf(stderr, "blkload: %s: zonemode=strided needs zonesize (fio's rule)\n", cmd);
+		return -1;
+	}
+	if (zmode == 0 || (zmode == -1 && !w->p.zone_size)) {
+		w->p.zone_size = w->p.zone_range = w->p.zone_skip = 0;
+	} else if (w->nr_devs > 1) {
+		/* fio turns strided off for a job of several files. */
+		fprintf(stderr, "blkload: %s: zonemode=strided off for a job of several devices, as fio does for several files\n",
+			cmd);
+		w->p.zone_size = w->p.zone_range = w->p.zone_skip = 0;
+	} else {
+		if (!w->p.zone_range)
+			w->p.zone_range = w->p.zone_size;
+		/*
+		 * fio's zones move on to the device's end, size is only how
+		 * much IO the job does: here the region is the device from
+		 * offset, and size the job's io_size.
+		 */
+		if (w->p.size && !w->p.io_size)
+			w->p.io_size = w->p.size;
+		w->p.size = 0;
+	}
 	/* fio's working set applies to dedupe copies; 0% is a set of one block. */
 	if (ws_mode && w->p.buf_dedupe)
 		w->p.dedupe_ws = ws_pct ? ws_pct : 1;

@@ -75,6 +75,9 @@ struct bl_gen {
 	BL_GEN_U32 mstride, mstream, mbits, mpass;
 	BL_GEN_U32 align;	/* random IOs start at multiples of it (units; 0, 1: any) */
 	BL_GEN_U64 hole;	/* sequential: units added after each IO (two's complement) */
+	/* fio's zonemode=strided, units: a zone's size, what it gets, the skip after it. */
+	BL_GEN_U64 zrange, zsize, zskip;
+	BL_GEN_U64 zstart, zdone;	/* the zone's first unit, the units it got */
 	bool random;
 	bool map;
 };
@@ -173,6 +176,7 @@ static inline bool bl_gen_init(struct bl_gen *g, BL_GEN_U64 seed, BL_GEN_U32 str
 	g->map = false;
 	g->align = 1;
 	g->hole = 0;
+	g->zrange = 0;
 	g->next = 0;
 	/* Streams of one seed are independent: each starts from a mixed seed. */
 	g->rng = seed ^ ((BL_GEN_U64)(stream + 1) * 0xd1b54a32d192ed03ULL);
@@ -297,6 +301,54 @@ static inline BL_GEN_U64 bl_gen_seq_hole(struct bl_gen *g, BL_GEN_U64 k)
 	return b;
 }
 
+/*
+ * fio's zonemode=strided (after bl_gen_init()): zones of @range units, each
+ * getting @size units of IO before the next one, @skip units further.
+ */
+static inline void bl_gen_set_zones(struct bl_gen *g, BL_GEN_U64 range, BL_GEN_U64 size,
+				    BL_GEN_U64 skip)
+{
+	g->zrange = range;
+	g->zsize = size;
+	g->zskip = skip;
+	g->zstart = 0;
+	g->zdone = 0;
+	g->next = 0;
+}
+
+/*
+ * The first unit of the next IO, of @k units, of a strided stream, as fio's
+ * setup_strided_zone_mode(): a zone that got its size gives way to the one
+ * range + skip further (the region's start past its end); a sequential IO
+ * goes on where the last ended, at the zone's start again past its end; a
+ * random one is drawn inside the zone.
+ */
+static inline BL_GEN_U64 bl_gen_zone_block(struct bl_gen *g, BL_GEN_U64 k)
+{
+	BL_GEN_U64 r, b;
+
+	if (g->zdone >= g->zsize) {
+		g->zdone = 0;
+		g->zstart += g->zrange + g->zskip;
+		if (g->zstart >= g->nblocks)
+			g->zstart = 0;
+		g->next = g->zstart;
+	}
+	r = g->nblocks - g->zstart < g->zrange ? g->nblocks - g->zstart : g->zrange;
+	if (g->random) {
+		b = g->zstart + (k < r ? bl_gen_below(g, r - k + 1) : 0);
+	} else {
+		if (g->next < g->zstart || g->next >= g->zstart + r)
+			g->next = g->zstart;
+		b = g->next;
+		g->next += k;
+	}
+	if (b + k > g->nblocks)
+		b = g->nblocks - k;
+	g->zdone += k;
+	return b;
+}
+
 /* Makes @pct percent of the stream's IOs trims (after bl_gen_init()). */
 static inline bool bl_gen_set_trim(struct bl_gen *g, BL_GEN_U32 pct)
 {
@@ -386,6 +438,8 @@ static inline BL_GEN_U64 bl_gen_block(struct bl_gen *g, BL_GEN_U64 k)
 {
 	BL_GEN_U64 b;
 
+	if (g->zrange)
+		return bl_gen_zone_block(g, k);
 	if (g->random) {
 		if (g->map)
 			return bl_gen_map_next(g);

@@ -87,12 +87,17 @@ struct bl_params {
 	BL_U64 rate_cycle_ns;	/* fio's ratecycle: the rate_min window; 0: 1 s */
 	BL_U32 dedupe_ws;	/* fio's dedupe working set, percent of the region; 0: repeat */
 	BL_U64 dedupe_seed;	/* fio's dedupe_global: the write data's seed; 0: randseed */
+	BL_U64 zone_range, zone_size, zone_skip;	/* fio's zonemode=strided, bytes; 0: none */
+	BL_U64 dedupe_base;	/* fio's dedupe_global: the set's start (with dedupe_seed) */
 };
 
-/* The seed of the job's write data (fill.h): fio's dedupe_global's, or its own. */
+/* dedupe-seed carries a randseed (0 too) xor this: 0 stays "none". */
+#define BL_DEDUPE_SEED_KEY	0x676c6f62616c0000ULL	/* "global" */
+
+/* The seed of the job's pool (fill.h): the first dedupe_global job's, or its own. */
 static inline BL_U64 bl_params_fill_seed(const struct bl_params *p)
 {
-	return p->dedupe_seed ? p->dedupe_seed : p->randseed;
+	return p->dedupe_seed ? p->dedupe_seed ^ BL_DEDUPE_SEED_KEY : p->randseed;
 }
 
 /* Whether the job's IOs are paced: a rate in IOs or in bytes a second. */
@@ -163,6 +168,10 @@ static const struct bl_param_attr bl_param_attrs[] = {
 	BL_PA(BLKLOAD_A_RATE_CYCLE, BL_PK_U64, rate_cycle_ns, 0),
 	BL_PA(BLKLOAD_A_DEDUPE_WORKING_SET, BL_PK_U32, dedupe_ws, 0),
 	BL_PA(BLKLOAD_A_DEDUPE_SEED, BL_PK_U64, dedupe_seed, 0),
+	BL_PA(BLKLOAD_A_ZONE_RANGE, BL_PK_U64, zone_range, 0),
+	BL_PA(BLKLOAD_A_ZONE_SIZE, BL_PK_U64, zone_size, 0),
+	BL_PA(BLKLOAD_A_ZONE_SKIP, BL_PK_U64, zone_skip, 0),
+	BL_PA(BLKLOAD_A_DEDUPE_BASE, BL_PK_U64, dedupe_base, 0),
 	BL_PA(BLKLOAD_A_VERIFY, BL_PK_U32, verify, BLKLOAD_VERIFY_NONE),
 	BL_PA(BLKLOAD_A_VERIFY_NO_READBACK, BL_PK_FLAG, verify_no_readback, 0),
 	BL_PA(BLKLOAD_A_BATCH_COMPLETE, BL_PK_U32, batch_complete, 0),
@@ -348,7 +357,7 @@ static_assert((int)BL_DIST_NORMAL == (int)BLKLOAD_DIST_NORMAL &&
 static inline bool bl_params_map(const struct bl_params *p)
 {
 	return p->random_map && bl_rw_random(p->rw) && p->dist == BLKLOAD_DIST_RANDOM &&
-	       !p->nbs[0] && !p->nbs[1] && p->blockalign <= p->bs;
+	       !p->nbs[0] && !p->nbs[1] && p->blockalign <= p->bs && !p->zone_range;
 }
 
 /* Whether the distribution is fio's zoned or zoned_abs (its zones in zones[]). */
@@ -475,6 +484,18 @@ static inline int bl_params_check_align(const struct bl_params *p, const char **
 	if (h > 0x7fffffffffffffffULL || BL_DIV64_64(h, p->bs) * p->bs != h)
 		return bl_params_no(why, -BL_EINVAL,
 				    "rw=PATTERN:OFFSET (rw-hole): OFFSET a multiple of bs (with a bs-split, of its smallest size)");
+	if (!p->zone_range && (p->zone_size || p->zone_skip))
+		return bl_params_no(why, -BL_EINVAL, "zone-size or zone-skip without zone-range");
+	if (p->zone_range &&
+	    (!p->zone_size || BL_DIV64_64(p->zone_range, p->bs) * p->bs != p->zone_range ||
+	     BL_DIV64_64(p->zone_size, p->bs) * p->bs != p->zone_size ||
+	     BL_DIV64_64(p->zone_skip, p->bs) * p->bs != p->zone_skip ||
+	     (p->zone_range | p->zone_size | p->zone_skip) >> 62))
+		return bl_params_no(why, -BL_EINVAL,
+				    "zonemode=strided: zone-range, zone-size (not 0) and zone-skip are multiples of bs (with a bs-split, of its smallest size)");
+	if (p->zone_range && (p->rw_hole || p->dist != BLKLOAD_DIST_RANDOM))
+		return bl_params_no(why, -BL_EINVAL,
+				    "zonemode=strided: not with rw=PATTERN:OFFSET or a random-distribution");
 	return 0;
 }
 
@@ -639,6 +660,14 @@ static inline int bl_params_check(struct bl_params *p, unsigned int nr_queues,
 	if (p->rate_min && p->rate_iops_min)
 		return bl_params_no(why, -BL_EINVAL,
 				    "rate-min and rate-iops-min together: one minimum (fio refuses both too)");
+	if (p->dedupe_ws && (p->nbs[0] || p->nbs[1] || p->blockalign > p->bs))
+		return bl_params_no(why, -BL_EINVAL,
+				    "dedupe-working-set: a set of one-unit writes, not with a bs-split or blockalign");
+	if (p->dedupe_base && !p->dedupe_seed)
+		return bl_params_no(why, -BL_EINVAL, "dedupe-base without dedupe-seed");
+	if (p->zone_range && nr_queues > 1)
+		return bl_params_no(why, -BL_EINVAL,
+				    "zonemode=strided: a job of one CPU queue, as fio's job is one thread (numjobs makes copies)");
 	if (p->rate_process && !bl_params_paced(p))
 		return bl_params_no(why, -BL_EINVAL, "rate-process without a rate");
 	if (p->rate_process > BLKLOAD_RATE_PROCESS_MAX || p->dist > BLKLOAD_DIST_MAX)

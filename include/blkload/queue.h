@@ -372,6 +372,11 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 					   -BL_DIV64_64(-p->rw_hole, p->bs) :
 					   BL_DIV64_64(p->rw_hole, p->bs)))
 		return false;
+	/* fio's zonemode=strided, in units of bs. */
+	if (p->zone_range)
+		bl_gen_set_zones(&q->gen, BL_DIV64_64(p->zone_range, p->bs),
+				 BL_DIV64_64(p->zone_size, p->bs),
+				 BL_DIV64_64(p->zone_skip, p->bs));
 	/* fio's blockalign, for random patterns (the region checks fitted the splits). */
 	if (random && p->blockalign > p->bs && !bl_gen_set_align(&q->gen, p->blockalign / p->bs))
 		return false;
@@ -381,7 +386,7 @@ static inline bool bl_q_init(struct bl_q *q, struct bl_qjob *job, unsigned int i
 		BL_U64 set = BL_DIV64(BL_DIV64_64(p->size, p->bs) * p->dedupe_ws, 100);
 
 		q->dedupe_set = !set ? 1 : set > 0xffffffffULL ? 0xffffffffU : (BL_U32)set;
-		q->dedupe_base = p->dedupe_seed ? 0 : p->offset;
+		q->dedupe_base = p->dedupe_seed ? p->dedupe_base : p->offset;
 	}
 	q->rmin_bps = p->rate_min ? bl_params_share(p->rate_min, index, job->nr_queues) : 0;
 	q->rmin_iops = p->rate_iops_min ?
@@ -911,7 +916,7 @@ static inline void bl_q_write_data(struct bl_q *q, struct bl_io *io, const struc
 {
 	const struct bl_params *p = q->p;
 	const BL_U8 *pool = q->job->pool, *src, *wsrc = NULL;
-	BL_U64 seed = bl_params_fill_seed(p), off = io->off, woff = 0;
+	BL_U64 seed = p->randseed, sseed = bl_params_fill_seed(p), off = io->off, woff = 0;
 	bool dedupe;
 	BL_U32 at = 0, unit = p->bs, in_unit = 0;
 
@@ -945,10 +950,10 @@ static inline void bl_q_write_data(struct bl_q *q, struct bl_io *io, const struc
 			/* A unit of the working set's: its block's data and stamps. */
 			for (done = 0; done < n; done += k) {
 				if (!in_unit) {
-					woff = bl_fill_set_block(seed, io->off + at + done,
+					woff = bl_fill_set_block(sseed, io->off + at + done,
 								 q->dedupe_set, p->buf_dedupe,
 								 unit, q->dedupe_base);
-					wsrc = pool + bl_fill_pos(seed, woff);
+					wsrc = pool + bl_fill_pos(sseed, woff);
 				}
 				k = n - done < unit - in_unit ? n - done : unit - in_unit;
 				memcpy(d + done, wsrc + in_unit, k);

@@ -197,7 +197,8 @@ static void ss_step(const struct wave_env *env, struct workload **ws, const uint
 			continue;
 		if (!ws[k]->ss_run) {
 			ws[k]->ss_run = xcalloc(1, sizeof(*ws[k]->ss_run));
-			ss_start(ws[k]->ss_run, &ws[k]->ss, t0);
+			/* fio's epoch: after the startdelay. */
+			ss_start(ws[k]->ss_run, &ws[k]->ss, t0 + ws[k]->p.startdelay_ns / 1e9);
 		}
 		if (ws[k]->ss_run->attained)
 			continue;
@@ -247,7 +248,8 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 	size_t *shown = NULL;
 	unsigned int *wl;	/* each job's workload */
 	bool *ended, *whom;	/* exitall: ends seen, workloads to stop */
-	bool ss_any = false;	/* a steady state check: the jobs are read every second */
+	bool ss_any = false;	/* a steady state check: the jobs are read often */
+	uint64_t ss_ns = 0;	/* ... every tenth of its shortest interval */
 	int done, rc = -1;
 
 	/* The wave ends with its longest job: ramp, runtime, drain of the longest. */
@@ -259,6 +261,8 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 		agg.p.startdelay_ns = ws[i]->p.startdelay_ns > agg.p.startdelay_ns ?
 				      ws[i]->p.startdelay_ns : agg.p.startdelay_ns;
 		ss_any |= ws[i]->ss.dur_ns != 0;
+		if (ws[i]->ss.dur_ns && (!ss_ns || ws[i]->ss.interval_ns / 10 < ss_ns))
+			ss_ns = ws[i]->ss.interval_ns / 10;
 		/* The shortest --status-interval of the wave's workloads. */
 		if (ws[i]->status_ns && (!agg.status_ns || ws[i]->status_ns < agg.status_ns))
 			agg.status_ns = ws[i]->status_ns;
@@ -352,6 +356,9 @@ static int kernel_wave(const struct wave_env *env, struct workload **ws, const u
 
 			if (agg.status_ns && agg.status_ns / 1000000 < (uint64_t)ms)
 				ms = (int)(agg.status_ns / 1000000);
+			/* A steady state value within a tenth of its interval. */
+			if (ss_ns && ss_ns / 1000000 < (uint64_t)ms)
+				ms = ss_ns / 1000000 > 10 ? (int)(ss_ns / 1000000) : 10;
 			/*
 			 * Nothing to show, and before the wave's end by its
 			 * runtime (after it, every second as before): a reading

@@ -133,6 +133,8 @@ TEST(golden)
 	       bl_fill_pos(11, 1 << 20));
 	ASSERT_EQ(GOLDEN_POOL, (unsigned int)(p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24));
 	ASSERT_EQ(GOLDEN_POS, bl_fill_pos(11, 1 << 20));
+	/* The working set's pick: the module and every engine, every version. */
+	ASSERT_EQ(766, bl_fill_pick(11, 1 << 20, 1000));
 }
 
 TEST_HARNESS_MAIN

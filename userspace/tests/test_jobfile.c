@@ -126,7 +126,7 @@ TEST(errors_name_the_line)
 		{ "[a]\nparse-only\n", ":2: 'parse_only' is one of fio's command-line options" },
 		{ "[a]\nprofile=tiobench\n", ":2: 'profile' names one of fio's predefined workloads" },
 		{ "[a]\nrw=read\n[b]\nwait_for=c\n", "job [b]: wait_for=c: no job of that name before it" },
-		{ "[a]\nzonemode=zbd\n", ":2: 'zonemode' is a fio zoned device option" },
+		{ "[a]\nmax_open_zones=4\n", ":2: 'max_open_zones' is a fio zoned device option" },
 		{ "[a]\nbogus=1\n", ":2: 'bogus' is not an option fio or blkload knows" },
 		{ "rw=read\n[a]\n", ":1: an option before any [section]" },
 		{ "[a]\nfilename=${BL_TEST_UNSET_VAR}\n", ":2: ${BL_TEST_UNSET_VAR} is not set" },

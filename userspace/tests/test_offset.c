@@ -389,6 +389,36 @@ TEST(sequential_holes_as_fio)
 	EXPECT_FALSE(bl_gen_set_hole(&g, 1));
 }
 
+/*
+ * fio's zonemode=strided: zones of 4 units getting 6 (the zone again from
+ * its start: fio's "zone_size > zone_range"), 2 skipped after each, back to
+ * the start past the end (20 units); random IOs stay in their zone.
+ */
+TEST(strided_zones_as_fio)
+{
+	static const uint64_t seq[] = { 0, 1, 2, 3, 0, 1, 6, 7, 8, 9, 6, 7, 12, 13, 14, 15, 12, 13,
+					18, 19, 18, 19, 18, 19, 0, 1 };
+	struct bl_gen g;
+	uint64_t off;
+
+	ASSERT_TRUE(bl_gen_init(&g, 1, 0, 1, false, 100, 4096, 20 * 4096, 4096));
+	bl_gen_set_zones(&g, 4, 6, 2);
+	for (unsigned int i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		bl_gen_op(&g, &off);
+		EXPECT_EQ(4096 + seq[i] * 4096, off) TH_LOG("IO %u", i);
+	}
+	ASSERT_TRUE(bl_gen_init(&g, 1, 0, 1, true, 100, 0, 20 * 4096, 4096));
+	bl_gen_set_zones(&g, 4, 4, 2);
+	for (unsigned int i = 0; i < 400; i++) {
+		uint64_t zone = i / 4 % 4 * 6;	/* 0, 6, 12, 18 (its last two units), 0, ... */
+
+		bl_gen_op(&g, &off);
+		EXPECT_TRUE(off / 4096 >= zone && off / 4096 < zone + 4 && off / 4096 < 20)
+			TH_LOG("IO %u at unit %llu, zone %llu", i, (unsigned long long)(off / 4096),
+			       (unsigned long long)zone);
+	}
+}
+
 TEST(mulhi_32bit_path_matches_int128)
 {
 	struct bl_gen g = { .rng = 99 };

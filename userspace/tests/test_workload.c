@@ -395,6 +395,23 @@ TEST(rate_min_and_exitall)
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--rate_iops_min=20", "--rate_iops=10", NULL));
 	workload_free(&w);
+	/* fio's zonemode=strided: zonesize alone means it; zonerange its size; size the IO. */
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--zonesize=256k", "--zoneskip=2g", "--size=1g",
+			   NULL));
+	EXPECT_EQ(256 << 10, w.p.zone_range);
+	EXPECT_EQ(2ULL << 30, w.p.zone_skip);
+	EXPECT_EQ(0, w.p.size);
+	EXPECT_EQ(1ULL << 30, w.p.io_size);
+	workload_free(&w);
+	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--zonemode=none", NULL));
+	EXPECT_EQ(0, w.p.zone_range);
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--zonemode=none", "--zonesize=1m", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--zonemode=strided", NULL));
+	workload_free(&w);
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--zonemode=zbd", NULL));
+	workload_free(&w);
 	/* fio's dedupe working set: only for copies; its default 5%; 0% a set of 1%. */
 	ASSERT_EQ(0, parse(&w, "--dev", "/dev/x", "--dedupe_mode=working_set",
 			   "--dedupe_percentage=40", "--dedupe_global", NULL));
@@ -409,6 +426,11 @@ TEST(rate_min_and_exitall)
 	EXPECT_EQ(0, w.p.dedupe_ws);
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--dedupe_mode=some", NULL));
+	workload_free(&w);
+	/* A steady state window of one value: refused. */
+	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--ss_dur=1s", NULL));
+	workload_free(&w);
+	EXPECT_EQ(0, parse(&w, "--dev", "/dev/x", "--ss_dur=2s", NULL));
 	workload_free(&w);
 	EXPECT_EQ(-1, parse(&w, "--dev", "/dev/x", "--exit_what=some", NULL));
 	workload_free(&w);
@@ -761,7 +783,7 @@ TEST(fio_refusals_say_why)
 		{ "-cmd_type=nvme", "'cmd_type' is an option of fio's io_uring_cmd" },
 		{ "--latency_target=10ms", "'latency_target' is a fio latency target option" },
 		{ "--verify_backlog=1", "'verify_backlog' is a fio verification option" },
-		{ "--zonemode=zbd", "'zonemode' is a fio zoned device option" },
+		{ "--max_open_zones=2", "'max_open_zones' is a fio zoned device option" },
 		{ "-sqthread_poll=1", "'sqthread_poll=1': blkload's io_uring engine submits from its own thread" },
 		{ "--profile=act", "'profile' names one of fio's predefined workloads" },
 		{ "--end_fsync=1", "'end_fsync=1': blkload's direct IO leaves nothing to flush" },
