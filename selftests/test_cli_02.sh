@@ -52,8 +52,8 @@ bl_check "options after job ids: stats ID --per_cpu, stop ID --drain-timeout 5s"
 
 refusals() {
 	local out
-	out=$(blkload run --dev /dev/nullb0 --rate_min=5m 2>&1) && return 1
-	test "$(wc -l <<<"$out")" = 1 && grep -q -- "'rate_min' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
+	out=$(blkload run --dev /dev/nullb0 --rate_ignore_thinktime=1 2>&1) && return 1
+	test "$(wc -l <<<"$out")" = 1 && grep -q -- "'rate_ignore_thinktime' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
 	out=$(blkload run --dev /dev/nullb0 --direct=0 --ioengine=kernel 2>&1) && return 1
 	grep -q "the module's bios do not go through it" <<<"$out" || return 1
 	out=$(blkload run --dev /dev/nullb0 --bogus 2>&1) && return 1

@@ -143,10 +143,10 @@ bl_check "a job-file run (three jobs, two waves) under valgrind: clean" vg_run
 
 refusals() {
 	local out
-	printf '[global]\nfilename=/dev/nullb0\n[a]\nrw=read\nrate_min=5m\n' >"$tmp/bad.fio"
+	printf '[global]\nfilename=/dev/nullb0\n[a]\nrw=read\nrate_ignore_thinktime=1\n' >"$tmp/bad.fio"
 	out=$(blkload run "$tmp/bad.fio" 2>&1)
 	(($? == 2)) && echo "# $out" &&
-		grep -q "bad.fio:5: 'rate_min' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
+		grep -q "bad.fio:5: 'rate_ignore_thinktime' is a fio I/O rate option that blkload does not have yet" <<<"$out" || return 1
 	printf '[global]\nfilename=/dev/nullb0\nnumber_ios=10\n[a]\nioengine=kernel\n[b]\nioengine=libaio\n' >"$tmp/mixed.fio"
 	out=$(blkload run "$tmp/mixed.fio" 2>&1)
 	(($? == 2)) && echo "# $out" && grep -q "on the module or on userspace engines, not both" <<<"$out" || return 1

@@ -159,7 +159,8 @@ static double ss_mean(const double *w, unsigned int n)
 
 void ss_report(struct out *o, const struct ss_state *s, bool json)
 {
-	unsigned int n = s->have < s->n ? s->have : s->n;
+	/* fio's: the whole window, zeros where it was not filled, and means over it. */
+	unsigned int n = s->n;
 	char *kind = xasprintf("%s%s:%f%s", s->o.bw ? "bw" : "iops", s->o.slope ? "_slope" : "",
 			       s->o.limit, s->o.pct ? "%" : "");
 	char *crit = xasprintf("%f%s", isfinite(s->criterion) ? s->criterion : 0.0,

@@ -1531,12 +1531,17 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 1, 3600000, &rcycle_ms) ?
 			      bad_value(opts[idx].name, optarg, "milliseconds, 1 to 3600000") : 0;
 			break;
-		case OPT_EXITALL: {
+		case OPT_EXITALL:
+		case OPT_DEDUPE_GLOBAL:
+		case OPT_LOG_OFFSET:
+		case OPT_LOG_PRIO: {
+			/* fio's bools: the bare form is 1. */
 			int b = optarg ? fio_bool_value(optarg) : 1;
 
 			if (b < 0)
 				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
-			w->exitall = b == 1;
+			*(c == OPT_EXITALL ? &w->exitall : c == OPT_DEDUPE_GLOBAL ? &w->dedupe_global :
+			  c == OPT_LOG_OFFSET ? &w->logs.offset : &w->logs.prio) = b == 1;
 			break;
 		}
 		case OPT_SS: {
@@ -1685,14 +1690,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 			ret = parse_u32_range(optarg, 0, 100, &ws_pct) ?
 			      bad_value(opts[idx].name, optarg, "a percentage 0-100") : 0;
 			break;
-		case OPT_DEDUPE_GLOBAL: {
-			int b = optarg ? fio_bool_value(optarg) : 1;
 
-			if (b < 0)
-				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
-			w->dedupe_global = b == 1;
-			break;
-		}
 		case OPT_VERIFY:
 			if (!strcmp(optarg, "crc32c") || !strcmp(optarg, "crc32c-intel"))
 				w->p.verify = BLKLOAD_VERIFY_CRC32C;
@@ -1918,15 +1916,7 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 				w->logs.hist = prefix;
 			break;
 		}
-		case OPT_LOG_OFFSET:
-		case OPT_LOG_PRIO: {
-			int b = optarg ? fio_bool_value(optarg) : 1;
 
-			if (b < 0)
-				ret = bad_value(opts[idx].name, optarg, "a bool: 0 or 1");
-			*(c == OPT_LOG_OFFSET ? &w->logs.offset : &w->logs.prio) = b == 1;
-			break;
-		}
 		case OPT_LOG_AVG:
 		case OPT_LOG_HIST:
 			if (parse_u32_range(optarg, 0, 3600000, &u32)) {
