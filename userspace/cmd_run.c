@@ -596,8 +596,8 @@ static int run_or_start(struct ctx *ctx, int argc, char **argv, bool detached)
 				goto out;
 			}
 		if (w->ss.dur_ns && !ops->netlink) {
-			fprintf(stderr, "blkload: %s: job [%s]: fio's steady state (ss_dur) is taken on the module's jobs only yet, not on the %s engine\n",
-				cmd, w->name ? w->name : "?", ops->name);
+			fprintf(stderr, "blkload: %s: job [%s]: fio's steady state (ss, ss_dur) is taken on the module's jobs only yet, not on the %s engine\n",
+				cmd, w->name ? w->name : w->nr_devs ? w->devs[0] : "?", ops->name);
 			goto out;
 		}
 		if (w->ss.dur_ns && detached) {

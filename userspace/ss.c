@@ -183,8 +183,9 @@ void ss_report(struct out *o, const struct ss_state *s, bool json)
 	out_u64(o, "duration", NULL, s->o.dur_ns / 1000000000ULL, NULL);
 	out_u64(o, "attained", NULL, s->attained, NULL);
 	out_str(o, "criterion", NULL, crit);
-	out_double(o, "max_deviation", NULL, s->deviation, 6, NULL);
-	out_double(o, "slope", NULL, s->slope, 6, NULL);
+	/* fio's: only the check's own measure; the other 0. */
+	out_double(o, "max_deviation", NULL, s->o.slope ? 0 : s->deviation, 6, NULL);
+	out_double(o, "slope", NULL, s->o.slope ? s->slope : 0, 6, NULL);
 	out_begin_object(o, "data", NULL);
 	out_u64(o, "bw_mean", NULL, (uint64_t)ss_mean(s->bw, n), NULL);
 	out_u64(o, "iops_mean", NULL, (uint64_t)ss_mean(s->iops, n), NULL);

@@ -1267,6 +1267,19 @@ static int logs_check(struct workload *w, bool have_sample, const char *cmd)
 		}
 	}
 	w->sample_given = have_sample || lg->avg_ns || lg->hist_ns;
+	/*
+	 * fio's log_avg_msec=0 logs each IO, with its offset and priority;
+	 * blkload's logs are windows: said once, so a plot of offsets is not
+	 * taken for one.
+	 */
+	if ((lg->offset || lg->prio) && !lg->avg_ns && (lg->iops || lg->bw || lg->lat)) {
+		static bool told;
+
+		if (!told)
+			fprintf(stderr, "blkload: %s: %s: blkload's logs are windows of the sample interval (fio's log_avg_msec=0 logs each IO): the column is 0, as in fio's averaged entries\n",
+				cmd, lg->offset ? "log_offset" : "log_prio");
+		told = true;
+	}
 	if (!lg->avg_ns)
 		lg->avg_ns = w->p.sample_ns;
 	if (!lg->hist_ns)
@@ -2032,8 +2045,8 @@ static int parse_opts(struct workload *w, int argc, char **argv, const char *cmd
 		return -1;
 	/* fio's steady state: a window of two values at least (one is no slope, no deviation). */
 	if (w->ss.dur_ns && w->ss.dur_ns < 2 * w->ss.interval_ns) {
-		fprintf(stderr, "blkload: %s: ss_dur is shorter than two ss_intervals (%.3g s): a window of one value has no slope and no deviation\n",
-			cmd, w->ss.interval_ns / 1e9);
+		fprintf(stderr, "blkload: %s: ss_dur (%.3g s) is shorter than two ss_interval (2 x %.3g s): a window of one value has no slope and no deviation\n",
+			cmd, w->ss.dur_ns / 1e9, w->ss.interval_ns / 1e9);
 		return -1;
 	}
 	/* fio's zonemode=strided (zonesize alone means it), in fio's words and rules. */
