@@ -986,15 +986,8 @@ static void dir_shares(const struct bl_params *p, double share[3], double mean[3
 	share[0] = mix * (1 - trim);
 	share[1] = (1 - mix) * (1 - trim);
 	share[2] = trim;
-	for (unsigned int d = 0; d < 2; d++) {
-		mean[d] = p->nbs[d] ? 0 : p->bs;
-		for (unsigned int i = 0; i < p->nbs[d]; i++) {
-			const struct bl_gen_bs *e = &p->bss[d][i];
-
-			mean[d] += (e->cum - (i ? p->bss[d][i - 1].cum : 0)) / 100.0 *
-				   ((double)e->lo + e->hi) / 2;
-		}
-	}
+	for (unsigned int d = 0; d < 2; d++)
+		mean[d] = (double)bl_params_mean200(p, d) * p->bs / 200;
 	mean[2] = mean[1];	/* trims take the writes' sizes */
 }
 
@@ -1065,7 +1058,7 @@ static int rate_plan(struct workload *w, const uint64_t rate[3], const uint64_t 
 	if (!sum)
 		return 0;
 	if (w->nr_devs > 1) {
-		fprintf(stderr, "blkload: %s: --rate: fio's rate is the job's over all its files; blkload runs a job per device: give rate_iops, each device's\n",
+		fprintf(stderr, "blkload: %s: --rate: fio's rate is the job's over all its files; blkload runs a job per device: give rate_iops, which is each device's job's rate\n",
 			cmd);
 		return -1;
 	}

@@ -500,31 +500,37 @@ static inline int bl_params_check_align(const struct bl_params *p, const char **
 }
 
 /*
+ * Direction @d's (0 reads, 1 writes and trims) mean IO size in units of
+ * bs, times 200 (percent, and halves of a range's ends); 200 without a split.
+ */
+static inline BL_U64 bl_params_mean200(const struct bl_params *p, unsigned int d)
+{
+	BL_U64 mean = p->nbs[d] ? 0 : 200;
+	unsigned int i;
+
+	for (i = 0; i < p->nbs[d]; i++) {
+		const struct bl_gen_bs *e = &p->bss[d][i];
+		BL_U32 pct = e->cum - (i ? p->bss[d][i - 1].cum : 0);
+
+		mean += (BL_U64)pct * ((e->lo + e->hi) / p->bs);
+	}
+	return mean;
+}
+
+/*
  * The mean IO size in units of bs, times 20000 (percent, and halves of a
  * range's ends): with a block size split, each direction's mean weighted by
  * its share of the IOs; 20000 without one.
  */
 static inline BL_U64 bl_params_mean20k(const struct bl_params *p)
 {
-	BL_U64 mean[2];
 	BL_U32 share;
-	unsigned int d, i;
 
 	if (!p->nbs[0] && !p->nbs[1])
 		return 20000;
-	/* Each direction's mean size, in units of bs, times 200 (percent, halves). */
-	for (d = 0; d < 2; d++) {
-		mean[d] = p->nbs[d] ? 0 : 200;
-		for (i = 0; i < p->nbs[d]; i++) {
-			const struct bl_gen_bs *e = &p->bss[d][i];
-			BL_U32 pct = e->cum - (i ? p->bss[d][i - 1].cum : 0);
-
-			mean[d] += (BL_U64)pct * ((e->lo + e->hi) / p->bs);
-		}
-	}
 	/* Reads' share of all IOs (trims take the writes' sizes). */
 	share = bl_params_mix(p) * (100 - bl_params_trim_pct(p)) / 100;
-	return share * mean[0] + (100 - share) * mean[1];
+	return share * bl_params_mean200(p, 0) + (100 - share) * bl_params_mean200(p, 1);
 }
 
 /* ceil(@units x 20000 / @step), @step > 0, without overflow for any region. */

@@ -1045,11 +1045,6 @@ int engine_check(const struct engine_ops *ops, const struct workload *w)
 		fprintf(stderr, "blkload: no CPU to run on\n");
 		return -1;
 	}
-	if (!ops->netlink && w->ss.dur_ns) {
-		fprintf(stderr, "blkload: fio's steady state (ss_dur) is taken on the module's jobs only yet, not on the %s engine\n",
-			ops->name);
-		return -1;
-	}
 	if (!ops->netlink)
 		return engine_refuses(ops, &p, ncpus) ? -1 : 0;
 	if (!bl_params_check(&p, ncpus, &module_lim, &why))
